@@ -31,8 +31,12 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// List every layout id, one per line with its description.
+    /// List every layout id, one per line with its description; with SPEC.ksy, every type that
+    /// spec defines, each a LAYOUT any command takes (SPEC.ksy for its root, SPEC.ksy#TYPE).
     Layouts {
+        /// A spec file (.ksy) to list the types of, read with no rebuild.
+        #[arg(value_name = "SPEC.ksy")]
+        spec: Option<String>,
         #[command(flatten)]
         json: Json,
     },

@@ -42,6 +42,24 @@ pub struct Usage {
     problems: Vec<String>,
 }
 
+/// Why the spec a LAYOUT argument names cannot be read, as one line: `FILE:LINE:COLUMN:
+/// what is wrong` for a spec that does not load, `FILE: why` for one that cannot be read.
+pub fn spec_problem(arg: &str, e: &meshspec_formats::Error) -> String {
+    use meshspec_formats::ErrorKind;
+    let file = arg.rsplit_once('#').map_or(arg, |(f, _)| f);
+    let line = match e.kind {
+        ErrorKind::Input => e.found.clone(),
+        _ => format!("{file}: cannot be read: {}", e.found),
+    };
+    crate::escape::text(&line).into_owned()
+}
+
+/// Whether a LAYOUT argument names a spec file rather than a layout id.
+pub fn is_spec_path(arg: &str) -> bool {
+    let file = arg.rsplit_once('#').map_or(arg, |(f, _)| f);
+    file.ends_with(".ksy")
+}
+
 /// The version the examples name.
 const EXAMPLE_VERSION: &str = "2021.3.0f1";
 
@@ -53,8 +71,18 @@ impl Usage {
         }
     }
 
-    /// The layout with id `id`.
+    /// The layout with id `id`, or the one a spec file gives (`FILE.ksy`, or `FILE.ksy#TYPE`
+    /// for one of its types), read by the interpreter: no rebuild.
     pub fn layout(&mut self, id: &str) -> Option<&'static Entry> {
+        if is_spec_path(id) {
+            return match Entry::interpreted(id) {
+                Ok(e) => Some(e),
+                Err(e) => {
+                    self.problem(spec_problem(id, &e));
+                    None
+                }
+            };
+        }
         let found = find(id);
         if found.is_none() {
             let ids: Vec<&str> = meshspec_formats::layouts::LAYOUTS

@@ -532,7 +532,7 @@ pub fn index(specs: &[Spec]) -> String {
                 let desc = if t.name == s.id {
                     s.title.clone()
                 } else {
-                    crate::rust_first_sentence(t.doc.as_deref().unwrap_or(""))
+                    meshspec_model::first_sentence(t.doc.as_deref().unwrap_or(""))
                 };
                 let _ = writeln!(
                     out,

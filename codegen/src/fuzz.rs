@@ -1,55 +1,9 @@
 //! One cargo-fuzz target per layout, and the fuzz crate's manifest that lists them.
 
-use meshspec_model::expr::Expr;
-use meshspec_model::{field_exprs, FieldType, PrimKind, Spec, Valid};
+use meshspec_model::{param_values, FieldType, PrimKind, Spec, Valid};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-
-/// Every integer that an expression compares the name `param` with (`param >= 20200100`,
-/// `4 == param`), searched through every subexpression.
-fn compared_with(e: &Expr, param: &str, out: &mut BTreeSet<i128>) {
-    e.walk(&mut |x| {
-        let Expr::Binary(op, a, b) = x else { return };
-        match (&**a, &**b) {
-            (Expr::Name(n), Expr::Int { value, .. }) | (Expr::Int { value, .. }, Expr::Name(n))
-                if op.is_compare() && n == param =>
-            {
-                out.insert(*value);
-            }
-            _ => {}
-        }
-    });
-}
-
-/// The values of a layout parameter worth fuzzing with: 0, and every cut-off (see [`cut_offs`])
-/// with its two neighbours, so that both sides of every cut-off are reached. Only values the
-/// parameter's type can hold (`max`) are kept.
-pub fn param_values(spec: &Spec, param: &str, max: u128) -> Vec<i128> {
-    let mut values = BTreeSet::from([0i128]);
-    for c in cut_offs(spec, param) {
-        values.extend([c - 1, c, c + 1]);
-    }
-    values
-        .into_iter()
-        .filter(|&v| v >= 0 && (v as u128) <= max)
-        .collect()
-}
-
-/// Every integer that a type of the spec with a parameter named `param` compares it with: the
-/// values at which the layout changes (`if: unity_version >= 20200100`), in order.
-pub fn cut_offs(spec: &Spec, param: &str) -> BTreeSet<i128> {
-    let mut found = BTreeSet::new();
-    for t in &spec.types {
-        if !t.params.iter().any(|p| p.id == param) {
-            continue;
-        }
-        for e in t.fields.iter().flat_map(field_exprs) {
-            compared_with(e, param, &mut found);
-        }
-    }
-    found
-}
 
 pub fn target_name(layout: &str) -> String {
     layout.replace('-', "_")
@@ -231,13 +185,22 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
 
 /// Fuzz targets written by hand in `fuzz/fuzz_targets/`: name, the corpus files they are seeded
 /// with (by extension), their dictionary, what they drive, and the library function they call.
-pub const HAND_WRITTEN: &[(&str, &str, &str, &str, &str)] = &[(
-    "unity_game_file",
-    "unity-bundle",
-    "dict/unity_bundle.dict",
-    "a Unity game file (bundle or serialized file) opened whole: decompression, type trees, objects and meshes",
-    "crate::fuzzing::game_file",
-)];
+pub const HAND_WRITTEN: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "unity_game_file",
+        "unity-bundle",
+        "dict/unity_bundle.dict",
+        "a Unity game file (bundle or serialized file) opened whole: decompression, type trees, objects and meshes",
+        "crate::fuzzing::game_file",
+    ),
+    (
+        "interp_equal",
+        "sws-mesh",
+        "dict/sws_mesh.dict",
+        "any layout (the first byte picks it) read by its generated code and by the interpreter of its spec: the same verdict, walk, census, dump, write-back and builds",
+        "crate::fuzzing::interp::interp_equal",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

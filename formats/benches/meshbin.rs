@@ -5,6 +5,8 @@
 //! Vec (what any reader that owns its data must at least do) and into a buffer that is already
 //! allocated and touched. The borrowed read validates without copying; the located read also
 //! records where every field lies (what the verdict uses); the owned read copies every value.
+//! The structural verdict (read located, field checks) of the interpreter of `spec/meshbin.ksy`
+//! is measured beside the generated one's, in pairs.
 
 #[path = "support/bench.rs"]
 mod support;
@@ -62,8 +64,42 @@ fn bench(c: &mut Criterion) {
     // the same machine (a shared machine's speed drifts by tens of percent between minutes);
     // the time reported is the decode's, the median ratio of the pairs is printed below.
     let mut pairs = paired(&mut g, "meshspec", "decode after memcpy", copy, decode);
+    // The same layout read by the interpreter of its spec, loaded at run time.
+    let interpreted = meshspec_formats::Entry::interpreted(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../spec/meshbin.ksy"
+    ))
+    .expect("spec/meshbin.ksy loads");
+    let generated_plain = || entry.read_plain(black_box(&bytes), &ctx).verdict;
+    let interpreted_plain = || interpreted.read_plain(black_box(&bytes), &ctx).verdict;
+    time(&mut g, "meshspec", "structural verdict", generated_plain);
+    time(
+        &mut g,
+        "interpreted",
+        "structural verdict",
+        interpreted_plain,
+    );
+    let mut interp = paired(
+        &mut g,
+        "interpreted",
+        "structural verdict after the generated one",
+        generated_plain,
+        interpreted_plain,
+    );
+    let mut interp_family = paired(
+        &mut g,
+        "interpreted",
+        "structural verdict after the generated family verdict",
+        || entry.judge(black_box(&bytes), &ctx),
+        interpreted_plain,
+    );
     g.finish();
     support::report("decode ÷ memcpy into a new Vec", &mut pairs);
+    support::report("interpreted ÷ generated structural verdict", &mut interp);
+    support::report(
+        "interpreted structural ÷ generated family verdict",
+        &mut interp_family,
+    );
 }
 
 criterion_group!(benches, bench);

@@ -12,15 +12,24 @@ pub const DUMP_VERSION: u32 = 1;
 /// The dump of value `v`, with `notes`: `{meshspec, layout, spec, notes, data}`
 /// ([`crate::reading::Reading::dump`] makes it from an input's reading).
 pub fn dump_of<T: Root>(v: &T, notes: Vec<String>) -> Result<Value> {
-    let data = serde_json::to_value(v)
-        .map_err(|e| Error::new(ErrorKind::Io, 0, "a value JSON can carry", e.to_string()))?;
-    Ok(serde_json::json!({
+    Ok(wrapped(T::ID, T::SPEC, json(v)?, notes))
+}
+
+/// A value as JSON (bytes as hex, non-finite floats as words: `rt::serde_as`).
+pub(crate) fn json(v: &impl serde::Serialize) -> Result<Value> {
+    serde_json::to_value(v)
+        .map_err(|e| Error::new(ErrorKind::Io, 0, "a value JSON can carry", e.to_string()))
+}
+
+/// The dump of layout `id` (from spec file `spec`) whose value is `data`, with `notes`.
+pub(crate) fn wrapped(id: &str, spec: &str, data: Value, notes: Vec<String>) -> Value {
+    serde_json::json!({
         "meshspec": DUMP_VERSION,
-        "layout": T::ID,
-        "spec": T::SPEC,
+        "layout": id,
+        "spec": spec,
         "notes": notes,
         "data": data,
-    }))
+    })
 }
 
 /// Reads the `data` of a dump, checking that the dump is of the format version this build
@@ -133,6 +142,52 @@ fn differences(path: &mut String, given: &Value, written: &Value, out: &mut Vec<
     }
 }
 
+/// What a build does with a layout's values, whichever source reads and writes them (a
+/// generated type, or the interpreter of a spec).
+pub(crate) trait Values {
+    /// A value of the layout.
+    type V;
+    /// The layout id a dump must name.
+    fn id(&self) -> &str;
+    /// The value a dump's `data` describes, or why it is not one (placed in the dump).
+    fn parse(&self, data: &Value) -> Result<Self::V>;
+    /// The bytes of a value (read back by the writer before they are returned).
+    fn write(&self, v: &Self::V, ctx: &Context) -> Result<Vec<u8>>;
+    /// The value of bytes.
+    fn read(&self, bytes: &[u8], ctx: &Context) -> Result<Self::V>;
+    /// The value as a dump's `data`.
+    fn json(&self, v: &Self::V) -> Result<Value>;
+}
+
+/// The values of generated type `T`.
+struct Typed<T>(std::marker::PhantomData<T>);
+
+impl<T: Root> Values for Typed<T> {
+    type V = T;
+    fn id(&self) -> &str {
+        T::ID
+    }
+    fn parse(&self, data: &Value) -> Result<T> {
+        serde_path_to_error::deserialize(data).map_err(|e| {
+            Error::unplaced(
+                ErrorKind::Input,
+                format!("a valid value at data.{}", e.path()),
+                e.inner().to_string(),
+            )
+            .rooted("dump")
+        })
+    }
+    fn write(&self, v: &T, ctx: &Context) -> Result<Vec<u8>> {
+        v.to_bytes(ctx)
+    }
+    fn read(&self, bytes: &[u8], ctx: &Context) -> Result<T> {
+        T::from_bytes(bytes, ctx)
+    }
+    fn json(&self, v: &T) -> Result<Value> {
+        json(v)
+    }
+}
+
 /// Builds the file `dump` describes and judges it with `judge`; the read-back value is compared
 /// with the dump to name what the writer recomputed.
 pub fn build<T: Root>(
@@ -140,25 +195,28 @@ pub fn build<T: Root>(
     ctx: &Context,
     judge: impl FnOnce(&[u8], &Context) -> Verdict,
 ) -> Result<Built> {
-    let data = dump_data(dump, T::ID)?;
-    let v: T = serde_path_to_error::deserialize(data).map_err(|e| {
-        Error::unplaced(
-            ErrorKind::Input,
-            format!("a valid value at data.{}", e.path()),
-            e.inner().to_string(),
-        )
-        .rooted("dump")
-    })?;
-    let bytes = v.to_bytes(ctx)?;
+    build_with(&Typed::<T>(std::marker::PhantomData), dump, ctx, judge)
+}
+
+/// [`build`] for any source of values.
+pub(crate) fn build_with<S: Values>(
+    source: &S,
+    dump: &Value,
+    ctx: &Context,
+    judge: impl FnOnce(&[u8], &Context) -> Verdict,
+) -> Result<Built> {
+    let data = dump_data(dump, source.id())?;
+    let v = source.parse(data)?;
+    let bytes = source.write(&v, ctx)?;
     // Never hand out a file that does not read back to itself.
-    let back = T::from_bytes(&bytes, ctx).map_err(|e| {
+    let back = source.read(&bytes, ctx).map_err(|e| {
         Error::unplaced(
             ErrorKind::Inconsistent,
             "the written file to read back",
             e.to_string(),
         )
     })?;
-    if back.to_bytes(ctx)? != bytes {
+    if source.write(&back, ctx)? != bytes {
         return Err(Error::unplaced(
             ErrorKind::Inconsistent,
             "the written file to read back to the same bytes",
@@ -166,7 +224,7 @@ pub fn build<T: Root>(
         ));
     }
     let mut overrides = vec![];
-    if let Ok(written) = serde_json::to_value(&back) {
+    if let Ok(written) = source.json(&back) {
         differences(&mut "data".to_string(), data, &written, &mut overrides);
     }
     let verdict = judge(&bytes, ctx);

@@ -4,7 +4,7 @@
 use crate::generated::fixtures::features::*;
 use crate::rt::{Codec, ErrorKind, Input, Output, Place, Severity, Span, Spanned};
 
-fn sample() -> Features {
+pub(crate) fn sample() -> Features {
     Features {
         version: 3,
         len_name: 0,

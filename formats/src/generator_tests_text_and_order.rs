@@ -28,7 +28,7 @@ fn item(value: i64, tag: u8) -> Item {
     }
 }
 
-fn sample(order: u8, version: u32) -> TextAndOrder {
+pub(crate) fn sample(order: u8, version: u32) -> TextAndOrder {
     TextAndOrder {
         magic: "TAO".into(),
         version,

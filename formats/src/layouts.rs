@@ -7,14 +7,20 @@
 //! layout without a meaning needs no code at all. Data and imports flow one way: generated code
 //! knows the runtime, the families know generated code, the table knows the families, and the
 //! commands know the table.
+//!
+//! An entry can also be a layout of any spec loaded at run time ([`Entry::interpreted`]): the
+//! interpreter (`crate::interp`) reads it with the same runtime, so its structural operations
+//! give what generated code would.
 
 use crate::context::Context;
 use crate::dump::Built;
-use crate::meaning::{Decoded, Imported, Ops};
+use crate::meaning::{Decoded, Imported};
+use crate::ops::Ops;
 use crate::reading::{Reading, ValueFn, WalkFn};
-use crate::rt::{Result, Root, Rule, TypeInfo, Visitor};
+use crate::rt::{Error, ErrorKind, Result, Root, Rule, TypeInfo, Visitor};
 use crate::scene::{Mesh, Scene};
 use crate::verdict::Verdict;
+use std::sync::Mutex;
 
 /// One field of an input, where it lies and what the spec says about it.
 #[derive(Debug, Clone)]
@@ -44,12 +50,30 @@ pub struct Entry {
     pub params: &'static [&'static str],
     /// Every relation the spec states for what a value of the layout holds.
     pub rules: &'static [&'static Rule],
-    /// Whether an input holds the layout's constants where the spec puts them.
-    pub claims: fn(&[u8]) -> bool,
+    /// The constants every value holds at fixed offsets (offset, bytes): what recognises an
+    /// input as this layout before it is read ([`Entry::claims`]).
+    pub signature: &'static [(u64, &'static [u8])],
     /// What the spec says about the layout's root type (its confidence, its fields).
     pub info: &'static TypeInfo,
-    args_ok: fn(&Context) -> Result<()>,
-    plain: Ops,
+    source: Source,
+}
+
+/// What runs an entry's operations.
+enum Run<'e> {
+    Ops(&'e Ops),
+    Interpreted(&'static crate::interp::Layout),
+}
+
+/// What reads an entry's inputs.
+#[derive(Clone, Copy)]
+enum Source {
+    /// Generated code, with the operations its structure allows (a family's replace them).
+    Generated {
+        args_ok: fn(&Context) -> Result<()>,
+        plain: Ops,
+    },
+    /// The interpreter, over a spec loaded at run time.
+    Interpreted(&'static crate::interp::Layout),
 }
 
 impl std::fmt::Debug for Entry {
@@ -72,17 +96,107 @@ impl Entry {
             unknown: T::UNKNOWN,
             params: T::PARAMS,
             rules: T::RULES,
-            claims: T::claims,
+            signature: T::SIGNATURE,
             info: T::INFO,
-            args_ok: args_ok::<T>,
-            plain: Ops::plain::<T>(),
+            source: Source::Generated {
+                args_ok: args_ok::<T>,
+                plain: Ops::plain::<T>(),
+            },
         }
     }
 
-    fn ops(&self) -> &Ops {
-        meanings()
-            .find(|(id, _)| *id == self.id)
-            .map_or(&self.plain, |(_, ops)| ops)
+    /// The layout of a spec loaded at run time, read by the interpreter: `arg` is the path of
+    /// a `.ksy` file, with `#TYPE` after it to take one of its types instead of its root
+    /// (`spec/sws_mesh.ksy#submesh`). A spec that does not load is an error, never a panic.
+    pub fn interpreted(arg: &str) -> Result<&'static Entry> {
+        let (file, ty) = match arg.rsplit_once('#') {
+            Some((file, ty)) => (file, Some(ty)),
+            None => (arg, None),
+        };
+        Entry::from_spec(file, &spec_text(file)?, ty)
+    }
+
+    /// Every type the spec file `file` defines as a layout (its root first), each also named
+    /// by `FILE.ksy#TYPE`.
+    pub fn of_spec(file: &str) -> Result<Vec<&'static Entry>> {
+        let text = spec_text(file)?;
+        crate::interp::type_names(file, &text)?
+            .into_iter()
+            .map(|t| Entry::from_spec(file, &text, Some(t)))
+            .collect()
+    }
+
+    /// [`Entry::interpreted`] for spec text `text`, named `file` (its stem is the spec's id).
+    /// The same spec loaded again is the entry loaded first. A spec that is, byte for byte,
+    /// one the layouts were generated from gives that layout's entry: its generated code and
+    /// its family's meaning (the interpreter reads it alike, `tests/interp.rs`), so every
+    /// relation a family checks by hand is checked however the spec was named.
+    pub fn from_spec(file: &str, text: &str, ty: Option<&str>) -> Result<&'static Entry> {
+        if let Some(e) = Self::generated_from(text, ty) {
+            return Ok(e);
+        }
+        Self::interpret(file, text, ty)
+    }
+
+    /// The generated layout of type `ty` (the root when `None`) of the spec whose text is
+    /// `text`, when the layouts were generated from that text.
+    fn generated_from(text: &str, ty: Option<&str>) -> Option<&'static Entry> {
+        let (path, _) = crate::generated::SOURCES
+            .iter()
+            .find(|(_, source)| *source == text)?;
+        let id = std::path::Path::new(path).file_stem()?.to_str()?;
+        let name = ty.unwrap_or(id);
+        LAYOUTS
+            .iter()
+            .find(|e| e.spec == *path && e.info.name == name)
+    }
+
+    /// [`Entry::from_spec`] read by the interpreter.
+    pub fn interpret(file: &str, text: &str, ty: Option<&str>) -> Result<&'static Entry> {
+        static LOADED: Mutex<Vec<&'static Entry>> = Mutex::new(Vec::new());
+        let layout = crate::interp::load(file, text, ty)?;
+        let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+        let same = |e: &&&'static Entry| matches!(e.source, Source::Interpreted(l) if std::ptr::eq(l, layout));
+        if let Some(e) = loaded.iter().find(same) {
+            return Ok(e);
+        }
+        let e: &'static Entry = Box::leak(Box::new(Entry {
+            id: layout.id,
+            description: layout.description,
+            spec: layout.spec,
+            unknown: layout.unknown,
+            params: layout.params,
+            rules: layout.rules,
+            signature: layout.signature,
+            info: layout.info,
+            source: Source::Interpreted(layout),
+        }));
+        loaded.push(e);
+        Ok(e)
+    }
+
+    /// Whether the layout is read by the interpreter of a spec loaded at run time.
+    pub fn is_interpreted(&self) -> bool {
+        matches!(self.source, Source::Interpreted(_))
+    }
+
+    /// Whether `input` holds the layout's constants where the spec puts them (never true for
+    /// a layout without any).
+    pub fn claims(&self, input: &[u8]) -> bool {
+        crate::rt::codec::claims(self.signature, input)
+    }
+
+    /// What runs the layout: a generated layout's operations (its family's, else its
+    /// structure's), or the interpreter.
+    fn run(&self) -> Run<'_> {
+        match &self.source {
+            Source::Generated { plain, .. } => Run::Ops(
+                meanings()
+                    .find(|(id, _)| *id == self.id)
+                    .map_or(plain, |(_, ops)| ops),
+            ),
+            Source::Interpreted(l) => Run::Interpreted(l),
+        }
     }
 
     /// The one reading of `input`: its verdict (structure, field checks, relations and the
@@ -90,7 +204,20 @@ impl Entry {
     /// on. Each method below makes one reading; a caller that needs two operations on the same
     /// input makes the reading once and asks it.
     pub fn read<'a>(&self, input: &'a [u8], ctx: &Context) -> Reading<'a> {
-        (self.ops().read)(input, ctx)
+        match self.run() {
+            Run::Ops(ops) => (ops.read)(input, ctx),
+            Run::Interpreted(l) => l.read(input, ctx, true),
+        }
+    }
+
+    /// The reading of `input` by its structure alone: read located and judged by the field
+    /// checks the spec makes, without a family's relations or decoder checks (for a layout
+    /// without a meaning, and an interpreted one, what [`Entry::read`] gives).
+    pub fn read_plain<'a>(&self, input: &'a [u8], ctx: &Context) -> Reading<'a> {
+        match &self.source {
+            Source::Generated { plain, .. } => (plain.read)(input, ctx),
+            Source::Interpreted(l) => l.read(input, ctx, false),
+        }
     }
 
     /// The one verdict on `input`.
@@ -106,7 +233,10 @@ impl Entry {
     /// The bytes of a (possibly edited) dump, with counts and sizes recomputed, and the verdict
     /// on them; the caller writes them only when the verdict passes.
     pub fn build(&self, dump: &serde_json::Value, ctx: &Context) -> Result<Built> {
-        (self.ops().build)(dump, ctx)
+        match self.run() {
+            Run::Ops(ops) => (ops.build)(dump, ctx),
+            Run::Interpreted(l) => l.build(dump, ctx),
+        }
     }
 
     /// The geometry of `input`, which must pass its verdict ([`Reading::decode`]).
@@ -122,12 +252,15 @@ impl Entry {
     /// A file of this layout built from geometry, with notes; `None` when the layout has no
     /// builder.
     pub fn import(&self, mesh: &Mesh, ctx: &Context) -> Imported {
-        (self.ops().import)(mesh, ctx)
+        match self.run() {
+            Run::Ops(ops) => (ops.import)(mesh, ctx),
+            Run::Interpreted(_) => None,
+        }
     }
 
     /// Whether the layout can be built from geometry.
     pub fn imports(&self) -> bool {
-        self.ops().imports
+        matches!(self.run(), Run::Ops(ops) if ops.imports)
     }
 
     /// Every field of `input` (and every element of its lists), outermost first, with where
@@ -165,14 +298,28 @@ impl Entry {
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the
     /// reader makes first, without any input.
     pub fn args_ok(&self, ctx: &Context) -> Result<()> {
-        (self.args_ok)(ctx)
+        match &self.source {
+            Source::Generated { args_ok, .. } => args_ok(ctx),
+            Source::Interpreted(l) => l.args_ok(ctx),
+        }
     }
 
     /// Whether decoding this layout's geometry, or building one from geometry, needs
     /// [`Context::winding`].
     pub fn needs_winding(&self) -> bool {
-        self.ops().needs_winding
+        matches!(self.run(), Run::Ops(ops) if ops.needs_winding)
     }
+}
+
+/// The text of the spec file `file`.
+fn spec_text(file: &str) -> Result<String> {
+    std::fs::read_to_string(file).map_err(|e| {
+        Error::unplaced(
+            ErrorKind::Io,
+            format!("a readable spec at {file}"),
+            e.to_string(),
+        )
+    })
 }
 
 /// The layouts the families give a meaning, by their generated ids (each family lists its own).

@@ -26,9 +26,11 @@ mod generator_tests;
 #[cfg(test)]
 mod generator_tests_text_and_order;
 pub mod import;
+mod interp;
 pub mod layouts;
 pub mod meaning;
 pub mod meshbin;
+pub mod ops;
 pub mod reading;
 pub mod report;
 pub mod rr;

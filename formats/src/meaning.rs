@@ -1,14 +1,11 @@
 //! What a layout means beyond its bytes: the trait a family implements for a layout it gives
-//! a meaning (relations, decoding, a builder), and the type-erased operations the table of
-//! layouts ([`crate::layouts`]) holds for it. Below the table: a family knows this module,
-//! never the table.
+//! a meaning (relations, decoding, a builder). Below the reading ([`crate::reading`]) and the
+//! table: a family knows this module, never the table.
 
 use crate::context::Context;
-use crate::dump::{self, Built};
-use crate::reading::{Reading, TypedReading};
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::{Mesh, Scene};
-use crate::verdict::{self, Judge, Verdict};
+use crate::verdict::{Judge, Verdict};
 
 /// What a layout means beyond its bytes, written by hand per family on top of the generated
 /// view and positions.
@@ -66,72 +63,3 @@ pub struct Decoded {
 
 /// A file built from geometry, with notes; `None` for a layout without a builder.
 pub type Imported = Option<Result<(Vec<u8>, Vec<String>)>>;
-
-/// The one reading of an input, made by a layout's entry.
-type ReadFn = for<'a> fn(&'a [u8], &Context) -> Reading<'a>;
-
-/// The type-erased operations of a layout.
-#[derive(Clone, Copy)]
-pub struct Ops {
-    pub(crate) read: ReadFn,
-    pub(crate) build: fn(&serde_json::Value, &Context) -> Result<Built>,
-    pub(crate) import: fn(&Mesh, &Context) -> Imported,
-    pub(crate) imports: bool,
-    pub(crate) needs_winding: bool,
-}
-
-fn read_plain<'a, T: Root + 'static>(input: &'a [u8], ctx: &Context) -> Reading<'a> {
-    Reading::plain(TypedReading::<T>::new(input, ctx), ctx)
-}
-
-fn read_with<'a, T: Semantics + 'static>(input: &'a [u8], ctx: &Context) -> Reading<'a> {
-    Reading::meant(TypedReading::<T>::new(input, ctx), ctx)
-}
-
-fn build_plain<T: Root>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
-    dump::build::<T>(d, ctx, verdict::judge_plain::<T>)
-}
-
-fn build_with<T: Semantics>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
-    dump::build::<T>(d, ctx, verdict::judge::<T>)
-}
-
-fn import_none(_: &Mesh, _: &Context) -> Imported {
-    None
-}
-
-fn import_with<T: Semantics>(mesh: &Mesh, ctx: &Context) -> Imported {
-    Some(T::from_geometry(mesh, ctx)?.and_then(|(v, notes)| {
-        let bytes = v.to_bytes(ctx)?;
-        // What import writes passes the same verdict as everything else.
-        let verdict = verdict::judge::<T>(&bytes, ctx);
-        match verdict.first_failure() {
-            Some(e) => Err(e.clone()),
-            None => Ok((bytes, notes)),
-        }
-    }))
-}
-
-impl Ops {
-    /// What a layout's structure alone allows.
-    pub const fn plain<T: Root + 'static>() -> Ops {
-        Ops {
-            read: read_plain::<T>,
-            build: build_plain::<T>,
-            import: import_none,
-            imports: false,
-            needs_winding: false,
-        }
-    }
-
-    /// What a layout with a family's meaning allows.
-    pub const fn of<T: Semantics + 'static>() -> Ops {
-        Ops {
-            read: read_with::<T>,
-            build: build_with::<T>,
-            import: import_with::<T>,
-            imports: T::FROM_GEOMETRY,
-            needs_winding: T::NEEDS_WINDING,
-        }
-    }
-}

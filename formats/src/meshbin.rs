@@ -89,8 +89,8 @@ pub const HOLDS: crate::import::Holds = crate::import::Holds {
 };
 
 /// The layouts this family gives a meaning.
-pub const MEANINGS: &[(&str, crate::meaning::Ops)] =
-    &[(<Meshbin as Root>::ID, crate::meaning::Ops::of::<Meshbin>())];
+pub const MEANINGS: &[(&str, crate::ops::Ops)] =
+    &[(<Meshbin as Root>::ID, crate::ops::Ops::of::<Meshbin>())];
 
 /// The largest index, if any (one pass, vectorised).
 fn max_index(indices: &Nums<'_, u16>) -> Option<u16> {

@@ -2,13 +2,17 @@
 //! verdict, the decoded geometry, the dump, the field walk and the census all come from that
 //! reading. [`TypedReading`] is it for a layout known at compile time (what a family or the
 //! game-file layer holds); [`Reading`] is the same behind the table of layouts, whatever the
-//! layout.
+//! layout and whichever source made it (generated code, or the interpreter of a spec).
+//!
+//! Below it: the verdict's types ([`crate::verdict`]), what a family gives a layout
+//! ([`crate::meaning`]) and dumps ([`crate::dump`]); above it, the operations the table holds
+//! ([`crate::ops`]).
 
 use crate::context::Context;
 use crate::meaning::{Decoded, Semantics};
 use crate::rt::{Error, ErrorKind, Parsed, Place, Result, Root, Visitor, Walk};
 use crate::scene::Scene;
-use crate::verdict::{self, Kept, Verdict};
+use crate::verdict::{self, Judge, Kept, Verdict};
 
 /// What [`Reading::walk`] calls for every field: its path, the bytes it took, what the spec says
 /// about it, and whether it holds no further fields.
@@ -88,8 +92,9 @@ impl std::fmt::Debug for Reading<'_> {
     }
 }
 
-/// What a reading offers whatever its layout.
-trait Viewed {
+/// What a reading offers whatever its layout: a generated view ([`View`]) or an interpreted
+/// one (`crate::interp`).
+pub(crate) trait Viewed {
     fn scene(&self, ctx: &Context) -> Result<Scene>;
     fn dump(&self, ctx: &Context) -> Result<serde_json::Value>;
     fn walk(&self, visit: &mut WalkFn<'_>);
@@ -157,14 +162,23 @@ fn no_notes<T: Root>(_: &T::Ref<'_>, _: &Context) -> Vec<String> {
 impl<'a> Reading<'a> {
     /// `r` judged as a layout with no meaning beyond its structure.
     pub fn plain<T: Root + 'a>(r: TypedReading<'a, T>, ctx: &Context) -> Self {
-        let verdict = verdict::judged_plain(&r, ctx);
+        let verdict = judged_plain(&r, ctx);
         Self::of(r, (verdict, None), no_scene::<T>, no_notes::<T>)
     }
 
     /// `r` judged with its family's meaning.
     pub fn meant<T: Semantics + 'a>(r: TypedReading<'a, T>, ctx: &Context) -> Self {
-        let judged = verdict::judged_with(&r, ctx, verdict::meaning::<T>);
+        let judged = judged_with(&r, ctx, meaning::<T>);
         Self::of(r, judged, T::scene, T::notes)
+    }
+
+    /// The reading another source made: its verdict, and its view when the structure read.
+    pub(crate) fn new(verdict: Verdict, view: Option<Box<dyn Viewed + 'a>>) -> Self {
+        Reading {
+            verdict,
+            view,
+            kept: None,
+        }
     }
 
     fn of<T: Root + 'a>(
@@ -247,4 +261,50 @@ impl<'a> Reading<'a> {
         self.view()?.value(show);
         Ok(())
     }
+}
+
+/// The verdict on reading `r`, with `meaning` run on what was read (the family's checks;
+/// nothing for a layout without any), and what the checks kept.
+pub(crate) fn judged_with<T: Root>(
+    r: &TypedReading<'_, T>,
+    ctx: &Context,
+    meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
+) -> (Verdict, Option<Kept>) {
+    let read = match r.read() {
+        Ok(read) => read,
+        Err(e) => return (verdict::refused(e.clone(), ctx), None),
+    };
+    let at = Place::root(&read.pos, T::ROOT);
+    let mut j = Judge::new(ctx, read.warnings.clone());
+    T::checks(&read.view, &at, j.findings_mut());
+    meaning(&read.view, &at, &mut j);
+    j.finish()
+}
+
+/// The family's meaning run on a reading: its checks, then its notes.
+fn meaning<T: Semantics>(v: &T::Ref<'_>, at: &Place<'_, T::Pos>, j: &mut Judge<'_>) {
+    T::judge(v, at, j);
+    let notes = T::notes(v, j.ctx);
+    j.extend_notes(notes);
+}
+
+/// The verdict on reading `r`, with the family's meaning.
+pub fn judged<T: Semantics>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
+    judged_with(r, ctx, meaning::<T>).0
+}
+
+/// The verdict on reading `r`, a layout with no meaning beyond its structure.
+pub fn judged_plain<T: Root>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
+    judged_with(r, ctx, |_, _, _| {}).0
+}
+
+/// The verdict on `input` read as `T` (a reading of its own), with the family's meaning.
+pub fn judge<T: Semantics>(input: &[u8], ctx: &Context) -> Verdict {
+    judged(&TypedReading::<T>::new(input, ctx), ctx)
+}
+
+/// The verdict on `input` read as `T` (a reading of its own), a layout with no meaning beyond
+/// its structure.
+pub fn judge_plain<T: Root>(input: &[u8], ctx: &Context) -> Verdict {
+    judged_plain(&TypedReading::<T>::new(input, ctx), ctx)
 }

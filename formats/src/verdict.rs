@@ -4,9 +4,7 @@
 //! only what passes it, and `survey` and the fuzz targets use it too.
 
 use crate::context::{Context, Relations};
-use crate::meaning::Semantics;
-use crate::reading::TypedReading;
-use crate::rt::{Error, ErrorKind, Nums, Place, Root, Rule, Severity, Span, Strided};
+use crate::rt::{Error, ErrorKind, Nums, Place, Rule, Severity, Span, Strided};
 
 /// What was found in one input.
 #[derive(Debug, Clone, Default)]
@@ -73,6 +71,40 @@ pub struct Judge<'c> {
 pub type Kept = Box<dyn std::any::Any>;
 
 impl<'c> Judge<'c> {
+    /// A judge of an input whose structure read, starting from the reader's own `findings`.
+    pub(crate) fn new(ctx: &'c Context, findings: Vec<Error>) -> Self {
+        Judge {
+            ctx,
+            findings,
+            notes: vec![],
+            kept: None,
+        }
+    }
+
+    /// The findings so far, for a pass that reports into a list (the field checks).
+    pub(crate) fn findings_mut(&mut self) -> &mut Vec<Error> {
+        &mut self.findings
+    }
+
+    /// The verdict: every finding, a violated relation a warning where the user asked for
+    /// that, and what the checks kept.
+    pub(crate) fn finish(mut self) -> (Verdict, Option<Kept>) {
+        if self.ctx.relations == Relations::Warn {
+            for f in &mut self.findings {
+                if f.kind == ErrorKind::Relation {
+                    f.severity = Severity::Warning;
+                }
+            }
+        }
+        let v = Verdict {
+            refused: None,
+            findings: self.findings,
+            notes: self.notes,
+            strict: self.ctx.strict,
+        };
+        (v, self.kept)
+    }
+
     /// A finding: a rule that does not hold (its severity is the rule's) or a decoder's check.
     pub fn push(&mut self, e: Error) {
         self.findings.push(e);
@@ -94,6 +126,11 @@ impl<'c> Judge<'c> {
     /// A note for the reader.
     pub fn note(&mut self, n: impl Into<String>) {
         self.notes.push(n.into());
+    }
+
+    /// Several notes.
+    pub(crate) fn extend_notes(&mut self, ns: impl IntoIterator<Item = String>) {
+        self.notes.extend(ns);
     }
 
     /// Keeps what the checks made (see [`Kept`]); the last kept value wins.
@@ -130,69 +167,12 @@ impl<'c> Judge<'c> {
     }
 }
 
-/// The verdict on reading `r`, with `meaning` run on what was read (the family's checks;
-/// nothing for a layout without any), and what the checks kept.
-pub(crate) fn judged_with<T: Root>(
-    r: &TypedReading<'_, T>,
-    ctx: &Context,
-    meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
-) -> (Verdict, Option<Kept>) {
-    let mut v = Verdict {
+/// The verdict on an input whose structure does not read: `e` says why, and nothing else was
+/// checked.
+pub(crate) fn refused(e: Error, ctx: &Context) -> Verdict {
+    Verdict {
+        refused: Some(e),
         strict: ctx.strict,
         ..Verdict::default()
-    };
-    let read = match r.read() {
-        Ok(read) => read,
-        Err(e) => {
-            v.refused = Some(e.clone());
-            return (v, None);
-        }
-    };
-    let at = Place::root(&read.pos, T::ROOT);
-    let mut j = Judge {
-        ctx,
-        findings: read.warnings.clone(),
-        notes: vec![],
-        kept: None,
-    };
-    T::checks(&read.view, &at, &mut j.findings);
-    meaning(&read.view, &at, &mut j);
-    if ctx.relations == Relations::Warn {
-        for f in &mut j.findings {
-            if f.kind == ErrorKind::Relation {
-                f.severity = Severity::Warning;
-            }
-        }
     }
-    v.findings = j.findings;
-    v.notes = j.notes;
-    (v, j.kept)
-}
-
-/// The family's meaning run on a reading: its checks, then its notes.
-pub(crate) fn meaning<T: Semantics>(v: &T::Ref<'_>, at: &Place<'_, T::Pos>, j: &mut Judge<'_>) {
-    T::judge(v, at, j);
-    let notes = T::notes(v, j.ctx);
-    j.notes.extend(notes);
-}
-
-/// The verdict on reading `r`, with the family's meaning.
-pub fn judged<T: Semantics>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
-    judged_with(r, ctx, meaning::<T>).0
-}
-
-/// The verdict on reading `r`, a layout with no meaning beyond its structure.
-pub fn judged_plain<T: Root>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
-    judged_with(r, ctx, |_, _, _| {}).0
-}
-
-/// The verdict on `input` read as `T` (a reading of its own), with the family's meaning.
-pub fn judge<T: Semantics>(input: &[u8], ctx: &Context) -> Verdict {
-    judged(&TypedReading::<T>::new(input, ctx), ctx)
-}
-
-/// The verdict on `input` read as `T` (a reading of its own), a layout with no meaning beyond
-/// its structure.
-pub fn judge_plain<T: Root>(input: &[u8], ctx: &Context) -> Verdict {
-    judged_plain(&TypedReading::<T>::new(input, ctx), ctx)
 }

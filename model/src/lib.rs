@@ -6,12 +6,14 @@
 pub mod expr;
 
 mod analysis;
+mod layout;
 mod load;
 mod resolve;
 pub mod syntax;
 mod types;
 
 pub use analysis::*;
+pub use layout::*;
 pub use load::{load, SpecError};
 pub use resolve::require_facts;
 pub use types::*;

@@ -341,6 +341,9 @@ struct NameScope<'a> {
     underscore: Option<Option<&'a str>>,
     /// `_index` (the element's index in a repeated field) is known.
     index: bool,
+    /// The type's parameters are known (not in a relation's check, which is evaluated over a
+    /// value already read, whose arguments it does not keep).
+    params: bool,
 }
 
 impl NameScope<'_> {
@@ -364,8 +367,16 @@ impl NameScope<'_> {
             )),
             Expr::Name(n) if n == "_io" => Ok(None),
             Expr::Name(n) => {
-                if t.params.iter().any(|p| &p.id == n) || t.instances.iter().any(|i| &i.id == n)
-                {
+                if t.params.iter().any(|p| &p.id == n) {
+                    return if self.params {
+                        Ok(None)
+                    } else {
+                        Err(format!(
+                            "`{n}` is a parameter: a relation's check sees the type's fields and instances"
+                        ))
+                    };
+                }
+                if t.instances.iter().any(|i| &i.id == n) {
                     return Ok(None);
                 }
                 match t.fields.iter().position(|f| &f.id == n) {
@@ -442,6 +453,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
             visible,
             underscore: underscore.then_some(None),
             index,
+            params: true,
         };
         for (i, f) in t.fields.iter().enumerate() {
             let repeats = !matches!(f.repeat, Repeat::None);
@@ -516,6 +528,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                 visible: t.fields.len(),
                 underscore,
                 index: r.each.is_some(),
+                params: false,
             }
             .check(check)
             .map_err(|why| fail(format!("-check `{check}`: {why}")))?;

@@ -1,10 +1,11 @@
-//! `meshspec layouts`: every layout id with its description.
+//! `meshspec layouts [SPEC.ksy]`: every layout id with its description, or every type of a
+//! spec file as the LAYOUT argument that names it.
 
 use crate::fail::Fail;
 use crate::report::JSON_VERSION;
 use crate::term;
 use crate::usage::needs_unity_version;
-use meshspec_formats::layouts::LAYOUTS;
+use meshspec_formats::layouts::{Entry, LAYOUTS};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -13,13 +14,29 @@ fn needs(needed: bool, flag: &'static str) -> Vec<&'static str> {
     needed.then_some(flag).into_iter().collect()
 }
 
-pub fn run(as_json: bool) -> Result<ExitCode, Fail> {
+pub fn run(spec: Option<&str>, as_json: bool) -> Result<ExitCode, Fail> {
+    // Each layout with the argument that names it: its id, or a spec file's path and type.
+    let listed: Vec<(String, &'static Entry)> = match spec {
+        None => LAYOUTS.iter().map(|e| (e.id.to_string(), e)).collect(),
+        Some(file) => {
+            let entries = Entry::of_spec(file)
+                .map_err(|e| Fail::Usage(vec![crate::usage::spec_problem(file, &e)]))?;
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| match i {
+                    0 => (file.to_string(), e),
+                    _ => (format!("{file}#{}", e.info.name), e),
+                })
+                .collect()
+        }
+    };
     if as_json {
-        let list: Vec<_> = LAYOUTS
+        let list: Vec<_> = listed
             .iter()
-            .map(|e| {
+            .map(|(arg, e)| {
                 json!({
-                    "id": e.id,
+                    "id": arg,
                     "description": e.description,
                     "spec": e.spec,
                     // The options reading a file of `e` needs, and those decoding or building
@@ -35,10 +52,16 @@ pub fn run(as_json: bool) -> Result<ExitCode, Fail> {
             "layouts": list,
         }))?;
     } else {
-        let width = LAYOUTS.iter().map(|e| e.id.len()).max().unwrap_or(0);
-        let text: String = LAYOUTS
+        let width = listed.iter().map(|(a, _)| a.len()).max().unwrap_or(0);
+        let text: String = listed
             .iter()
-            .map(|e| format!("{:width$}  {}\n", e.id, e.description))
+            .map(|(a, e)| {
+                format!(
+                    "{:width$}  {}\n",
+                    crate::escape::text(a),
+                    crate::escape::text(e.description)
+                )
+            })
             .collect();
         term::out_bytes(text.as_bytes())?;
     }

@@ -19,7 +19,7 @@ pub mod unity;
 /// game file (or a folder) are the game-file forms.
 pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
     match cli.command {
-        Command::Layouts { json } => layouts::run(json.json),
+        Command::Layouts { spec, json } => layouts::run(spec.as_deref(), json.json),
         Command::Check(a) if unity::is_game(&a.layout, &a.files) => {
             game_only(a.editor)?;
             unity::check::run(game_check(a))

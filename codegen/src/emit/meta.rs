@@ -59,7 +59,7 @@ impl<'a> Gen<'a> {
             let ty = names::prim(p.prim);
             quote!(let #id: #ty = <#ty as ::std::convert::TryFrom<i128>>::try_from(*_it.next()?).ok()?;)
         });
-        quote!(|_p: &[i128]| -> ::std::option::Option<#ret> {
+        quote!(&|_p: &[i128]| -> ::std::option::Option<#ret> {
             #[allow(unused_mut, unused_variables)]
             let mut _it = _p.iter();
             #(#[allow(unused_variables)] #binds)*
@@ -76,7 +76,9 @@ impl<'a> Gen<'a> {
         let f = match self.scope(t, 0).bool_of(c) {
             Ok(code) => self.over_params(t, quote!(bool), code),
             Err(_) => {
-                quote!(|_p: &[i128]| -> ::std::option::Option<bool> { ::std::option::Option::None })
+                quote!(&|_p: &[i128]| -> ::std::option::Option<bool> {
+                    ::std::option::Option::None
+                })
             }
         };
         quote!(::std::option::Option::Some(#f))
@@ -101,13 +103,13 @@ impl<'a> Gen<'a> {
                 quote!(::std::vec![#(#a),*]),
             ),
             None => quote!(
-                |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                     ::std::option::Option::None
                 }
             ),
         };
         quote!(::std::option::Option::Some(#rt::Nested {
-            info: || <#owned as #rt::Codec>::INFO,
+            info: &|| <#owned as #rt::Codec>::INFO,
             args: #args,
         }))
     }

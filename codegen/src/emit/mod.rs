@@ -132,6 +132,13 @@ pub fn fixtures(ids: &[String]) -> R<String> {
 /// `generated/mod.rs`: the modules and the table of layouts.
 pub fn registry(specs: &[Spec]) -> R<String> {
     let mods = specs.iter().map(|s| names::ident(&s.id));
+    // The spec texts the code was generated from, so a spec given at run time that is one of
+    // them byte for byte is read by its generated code (and its family's meaning).
+    let sources = specs.iter().map(|s| {
+        let file = &s.file;
+        let path = format!("../../../{file}");
+        quote!((#file, include_str!(#path)))
+    });
     let roots = specs.iter().flat_map(|s| {
         let m = names::ident(&s.id);
         s.types.iter().filter(|t| t.layout.is_some()).map(move |t| {
@@ -157,6 +164,9 @@ pub fn registry(specs: &[Spec]) -> R<String> {
                 };
             }
             pub(crate) use roots;
+            /// Each spec file (its path in the repository) and the text it was generated from.
+            #[rustfmt::skip]
+            pub const SOURCES: &[(&str, &str)] = &[#(#sources),*];
         },
     )
 }

@@ -21,36 +21,6 @@ fn rule_code(t: &Type, r: &Relation) -> TokenStream {
     quote!(&#rt::Rule { id: #id, owner: #owner, confidence: #conf, severity: #sev })
 }
 
-/// The constants a value of `t` holds at fixed offsets from its start (a `contents` magic, or a
-/// number whose `valid` is one value and whose check refuses), outermost type first: what
-/// recognises a file of the layout before it is read.
-fn signature(spec: &Spec, t: &Type, base: u64, depth: u32, out: &mut Vec<(u64, Vec<u8>)>) {
-    if depth > 4 {
-        return;
-    }
-    for (f, bits) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
-        let Some(at) = bits.filter(|b| b % 8 == 0).map(|b| base + b / 8) else {
-            return;
-        };
-        if !matches!(f.repeat, Repeat::None) || f.cond.is_some() {
-            continue;
-        }
-        let refuses = f.check_severity == Some(Severity::Error);
-        match (&f.ty, &f.valid) {
-            (FieldType::Contents(c), _) if refuses => out.push((at, c.clone())),
-            (FieldType::Prim(p), Some(Valid::Eq(e))) if refuses && p.kind != PrimKind::F => {
-                if let Some(v) = e.literal() {
-                    out.push((at, p.stored(v, spec.endian)));
-                }
-            }
-            (FieldType::User(r), _) => {
-                signature(spec, names::ty(spec, &r.name), at, depth + 1, out)
-            }
-            _ => {}
-        }
-    }
-}
-
 impl<'a> Gen<'a> {
     /// Constants and instances.
     pub fn consts(&self, t: &'a Type) -> R<TokenStream> {
@@ -205,11 +175,7 @@ impl<'a> Gen<'a> {
             return Ok(quote!());
         };
         let owned = names::owned(t);
-        let description = if t.name == self.spec.id {
-            self.spec.title.clone()
-        } else {
-            crate::rust_first_sentence(t.doc.as_deref().unwrap_or(&t.name))
-        };
+        let description = description(self.spec, t);
         let mut contexts = vec![];
         let mut args = vec![];
         let mut cuts = vec![];
@@ -221,7 +187,7 @@ impl<'a> Gen<'a> {
             let ty = names::prim(p.prim);
             let pid = &p.id;
             contexts.push(c.clone());
-            let at = crate::fuzz::cut_offs(self.spec, &p.id)
+            let at = cut_offs(self.spec, &p.id)
                 .into_iter()
                 .map(proc_macro2::Literal::i128_unsuffixed);
             cuts.push(quote!((#c, &[#(#at),*])));
@@ -237,11 +203,10 @@ impl<'a> Gen<'a> {
                 #rt::codec::arg::<#ty>(0, #given, #pid)?
             });
         }
-        let unknown = crate::unknown_paths(self.spec, t);
+        let unknown = unknown_paths(self.spec, t);
         let root = &t.name;
         let spec_file = &self.spec.file;
-        let mut sig = vec![];
-        signature(self.spec, t, 0, 0, &mut sig);
+        let sig = signature(self.spec, t);
         let sig = sig.iter().map(|(at, b)| quote!((#at, &[#(#b),*])));
         let rules = reachable(self.spec, &t.name).into_iter().flat_map(|x| {
             let o = names::owned(x);

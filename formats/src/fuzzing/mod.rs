@@ -1,6 +1,8 @@
 //! The properties every layout must have on any input, for fuzz targets and tests. They judge
 //! bytes through the same verdict as every command.
 
+pub mod edits;
+pub mod interp;
 #[cfg(feature = "arbitrary")]
 #[rustfmt::skip]
 pub mod targets;

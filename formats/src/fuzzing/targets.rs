@@ -381,4 +381,5 @@ pub static TARGETS: &[(&str, Target)] = &[
     ("unity_web_payload_deep", unity_web_payload_deep),
     ("unity_web_payload_written", unity_web_payload_written),
     ("unity_game_file", crate::fuzzing::game_file),
+    ("interp_equal", crate::fuzzing::interp::interp_equal),
 ];

@@ -39,3 +39,14 @@ macro_rules! roots {
     };
 }
 pub(crate) use roots;
+/// Each spec file (its path in the repository) and the text it was generated from.
+#[rustfmt::skip]
+pub const SOURCES: &[(&str, &str)] = &[
+    ("spec/meshbin.ksy", include_str!("../../../spec/meshbin.ksy")),
+    ("spec/rr_mesh.ksy", include_str!("../../../spec/rr_mesh.ksy")),
+    ("spec/sws_mesh.ksy", include_str!("../../../spec/sws_mesh.ksy")),
+    ("spec/unity_bundle.ksy", include_str!("../../../spec/unity_bundle.ksy")),
+    ("spec/unity_mesh.ksy", include_str!("../../../spec/unity_mesh.ksy")),
+    ("spec/unity_serialized.ksy", include_str!("../../../spec/unity_serialized.ksy")),
+    ("spec/unity_web.ksy", include_str!("../../../spec/unity_web.ksy")),
+];

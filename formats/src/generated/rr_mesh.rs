@@ -974,8 +974,8 @@ impl crate::rt::Codec for RrMesh {
                 doc: "The compiled mesh, from its marker at M.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <CompiledMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <CompiledMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4510,8 +4510,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "The centre of the mesh's bounds (registry Center).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4531,8 +4531,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "Half the size of the mesh's bounds along each axis (registry HalfExtend).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4596,8 +4596,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <RangeRecord as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <RangeRecord as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -4723,8 +4723,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "The u16 indices (registry IndexData), relative to each range's vertex base.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![(0i128)])
@@ -4762,8 +4762,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "One 32-byte PrimitiveDescData record per range.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PrimitiveDescBlock as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PrimitiveDescBlock as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4869,8 +4869,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "MeshData and its primitive records.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -5024,8 +5024,8 @@ impl crate::rt::Codec for RangedLayout {
                 doc: "The material list, one descriptor and one group per range.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MaterialList as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MaterialList as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -6347,20 +6347,20 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Eight further bytes, on every record but the last.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let has_tail: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&has_tail) != (0i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let has_tail: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&has_tail) != (0i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -6832,20 +6832,20 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are u16.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_width) == (0i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_width) == (0i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -6859,20 +6859,20 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are u32.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_width) == (1i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_width) == (1i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -6886,20 +6886,20 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream's bytes, for a width selector the document does not give.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_width) > (1i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_width) > (1i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -7227,8 +7227,8 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                 doc: "One 32-byte record per range, in range order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PrimitiveDesc as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PrimitiveDesc as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -7640,8 +7640,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                 doc: "The centre of the range's bounds.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -7663,8 +7663,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                 doc: "The half extent of the range's bounds.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -8582,8 +8582,8 @@ impl crate::rt::Codec for InlineLayout {
                 doc: "MeshData (its declaration, count and every object record).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -8713,8 +8713,8 @@ impl crate::rt::Codec for InlineLayout {
                 doc: "The shared indices, absolute (not relative to an object's vertex base).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -8732,8 +8732,8 @@ impl crate::rt::Codec for InlineLayout {
                 doc: "The material list, one descriptor and one group per object.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MaterialList as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MaterialList as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9469,8 +9469,8 @@ impl crate::rt::Codec for MeshData {
                 doc: "One MeshPrimitive record per object, in buffer order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshPrimitive as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshPrimitive as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -11061,8 +11061,8 @@ impl crate::rt::Codec for MaterialList {
                 doc: "One descriptor per range (registry MeshInstancingData).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MaterialDescriptor as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MaterialDescriptor as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -11108,8 +11108,8 @@ impl crate::rt::Codec for MaterialList {
                 doc: "One group per range (registry DynamicReference).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MaterialGroup as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MaterialGroup as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -11129,8 +11129,8 @@ impl crate::rt::Codec for MaterialList {
                 doc: "The trailer.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MaterialTrailer as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MaterialTrailer as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12104,20 +12104,20 @@ impl crate::rt::Codec for MaterialDescriptor {
                     "The document gives PlatformVersion and QuantizationFactor for the last descriptor of\nthe ranged (split) form only; the inline form's last descriptor is read with the same\ntwo fields, whose values there are not described.\n",
                 ),
                 doc: "On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&is_last) != (0i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&is_last) != (0i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -12135,20 +12135,20 @@ impl crate::rt::Codec for MaterialDescriptor {
                     "As for `platform_version`, in the inline form.",
                 ),
                 doc: "On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&is_last) != (0i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&is_last) != (0i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -12164,20 +12164,20 @@ impl crate::rt::Codec for MaterialDescriptor {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "On every other descriptor, eight bytes (zero in the census).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&is_last) == (0i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&is_last) == (0i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,

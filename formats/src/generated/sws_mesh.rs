@@ -1607,8 +1607,8 @@ impl crate::rt::Codec for SwsMesh {
                 doc: "The mesh as authored, before compiling: each a pointer tag 0 and a SubMesh object, stored\nat 18 when the count is not 0. Described in the SubMesh count's row, not a row of its own.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <InlineSubmesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <InlineSubmesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -1646,8 +1646,8 @@ impl crate::rt::Codec for SwsMesh {
                 doc: "The bones, 76 bytes each.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshBone as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshBone as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -1723,8 +1723,8 @@ impl crate::rt::Codec for SwsMesh {
                 doc: "The compiled buffers (the CompiledMesh data, below), exactly L bytes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <CompiledMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <CompiledMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -2549,8 +2549,8 @@ impl crate::rt::Codec for InlineSubmesh {
                 doc: "The SubMesh.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Submesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Submesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4812,8 +4812,8 @@ impl crate::rt::Codec for CompiledMesh {
                 doc: "s + 1 streams of V bytes. Stream 0 is the base mesh, uploaded unchanged as the vertex\nbuffer; each further stream is a whole vertex array of the same layout (a morph\ntarget, stream k + 1 being morph channel k of the SubMeshes).\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <VertexStream as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <VertexStream as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -4835,8 +4835,8 @@ impl crate::rt::Codec for CompiledMesh {
                 doc: "The index buffer (I bytes of u16), uploaded unchanged as a 16-bit index buffer.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexBuffer as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexBuffer as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4860,8 +4860,8 @@ impl crate::rt::Codec for CompiledMesh {
                 doc: "The first A of the document's A + B ranges: the first partition, range i drawing the\nmesh's material i. The document's one row of A + B ranges (\"A first-partition ranges,\nthen B second-partition ranges\") is kept as two lists, so that both counts are\nrecomputed from the ranges on writing.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <DrawRange as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <DrawRange as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4885,8 +4885,8 @@ impl crate::rt::Codec for CompiledMesh {
                 doc: "The last B of the document's A + B ranges, the second partition of the same indices.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <DrawRange as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <DrawRange as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -4910,8 +4910,8 @@ impl crate::rt::Codec for CompiledMesh {
                 doc: "40 bytes per first-partition range, starting with one palette per range. The document\nplaces them at total + 48; the offset is written with total's definition so that a\nstored total that disagrees is reported by the relation pass rather than refused by\nthe reader.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PaletteBlock as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PaletteBlock as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -6714,8 +6714,8 @@ impl crate::rt::Codec for PaletteBlock {
                 doc: "One palette per first-partition range, palette i for range i.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Palette as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Palette as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -9367,8 +9367,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "3t vertex indices, a triangle list - the triangles of the SubMesh's compiled range.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U16Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U16Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9388,8 +9388,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n values, or none on the copy. Vertices with equal values have equal positions, as if\neach named the authored vertex it was split from. The document's offset 17 + 6t is\nwritten with the run's own count (3t indices of 2 bytes).\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9423,8 +9423,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "t values, one per triangle - bit masks such as 1, 2, 4 and 8 (smoothing groups are a candidate, not established).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9446,8 +9446,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "t values, one per triangle, meaning not established.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U8Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U8Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9469,8 +9469,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "The n vertex positions; their count is the SubMesh's vertex count n.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9492,8 +9492,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n unit normals.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9515,8 +9515,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n tangents on the copy, none on the original.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9538,8 +9538,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n binormals on the copy, none on the original.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9561,8 +9561,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n D3DCOLOR values (0xAARRGGBB, stored as the bytes B, G, R, A), or none.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9584,8 +9584,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n values or none, meaning not established.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9607,8 +9607,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n values or none, meaning not established.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9644,8 +9644,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "n values, meaning not established.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9695,8 +9695,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled\nvertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <UvChannelRun as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <UvChannelRun as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9732,8 +9732,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the\ncopy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled\nmesh.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MorphChannelRun as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MorphChannelRun as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9795,8 +9795,8 @@ impl crate::rt::Codec for Submesh {
                 doc: "A pointer: tag 0 and an inline SubMesh on every original, tag 3 (none) on every copy.\nThe copy has the same indices, positions and material, as many UV channels, tangents\nand binormals added, and no source vertices and no morph channels.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SubmeshPointer as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SubmeshPointer as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -10786,12 +10786,14 @@ impl crate::rt::Codec for SubmeshPointer {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The copy, present when the tag is 0.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Submesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Submesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -11335,8 +11337,8 @@ impl crate::rt::Codec for UvChannel {
                 doc: "n texture coordinates (u, v).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float2Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float2Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -11356,8 +11358,8 @@ impl crate::rt::Codec for UvChannel {
                 doc: "n values, or none on the copy's channels; meaning not established.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <U32Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12055,8 +12057,8 @@ impl crate::rt::Codec for MorphChannel {
                 doc: "The morph target's absolute positions, one per vertex of the SubMesh.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12076,8 +12078,8 @@ impl crate::rt::Codec for MorphChannel {
                 doc: "The morph target's normals.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12101,8 +12103,8 @@ impl crate::rt::Codec for MorphChannel {
                 doc: "The morph target's UVs. The document's offset 20 + 24n assumes n positions and n\nnormals; it is written with the two runs' own counts.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float2Run as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float2Run as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -13319,8 +13321,8 @@ impl crate::rt::Codec for Float2Run {
                 doc: "The values.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float2 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float2 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -13610,8 +13612,8 @@ impl crate::rt::Codec for Float3Run {
                 doc: "The values.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Float3 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -13949,8 +13951,8 @@ impl crate::rt::Codec for UvChannelRun {
                 doc: "The channels.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <UvChannel as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <UvChannel as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -14304,8 +14306,8 @@ impl crate::rt::Codec for MorphChannelRun {
                 doc: "The channels.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MorphChannel as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MorphChannel as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])

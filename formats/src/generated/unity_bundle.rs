@@ -723,8 +723,8 @@ impl crate::rt::Codec for UnityBundle {
                 doc: "The signature, versions, sizes and flags.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Header as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Header as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -744,9 +744,11 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 16 bytes from the start of the file, from format version 7;\nkept verbatim (zeros in the corpus). UnityPy also aligns 2019.4.15 and later bundles that\nsay format 6, which is not done here.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -760,9 +762,11 @@ impl crate::rt::Codec for UnityBundle {
                 evidence: ::std::option::Option::Some("LZ4HC in every corpus bundle"),
                 reading: ::std::option::Option::None,
                 doc: "The compressed blocks info, when it follows the header (flag 0x80 clear); compression\nby `header.flags & 0x3F`, to `header.len_blocks_info` bytes.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -778,9 +782,11 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 16 bytes before the storage blocks (flag 0x200), kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -796,9 +802,11 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The storage blocks, one after another, each as long as its compressed size in the\nblocks info (the rest of the file).\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -816,9 +824,11 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "When the blocks info is at the end (flag 0x80): the storage blocks, then the compressed\nblocks info, which is the last `header.len_blocks_info_compressed` bytes of the file.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -2385,8 +2395,8 @@ impl crate::rt::Codec for BlocksInfo {
                 doc: "The storage blocks, in file order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StorageBlock as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StorageBlock as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -2424,8 +2434,8 @@ impl crate::rt::Codec for BlocksInfo {
                 doc: "The files of the bundle, as ranges of the decompressed data.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Node as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Node as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])

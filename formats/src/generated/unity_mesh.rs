@@ -6527,25 +6527,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_editor) != (0i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_editor) != (0i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -6561,29 +6561,29 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the object's editor extension (PPtr<EditorExtensionImpl>), where later editors keep the prefab links.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) < (30500i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) < (30500i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Pptr as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Pptr as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6615,30 +6615,30 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Up to 2018.1, the object of the prefab this object is an instance of (EditorExtension), or none.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
-                            && (crate::rt::Int::int(&unity_version) < (20180200i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (30500i128)))
+                                && (crate::rt::Int::int(&unity_version) < (20180200i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Pptr as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Pptr as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6670,29 +6670,29 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2018.2, m_PrefabParentObject's bytes under its new name.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (20180200i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (20180200i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Pptr as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Pptr as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6724,30 +6724,30 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Up to 2018.2, the Prefab object this object belongs to, or none.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
-                            && (crate::rt::Int::int(&unity_version) < (20180300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (30500i128)))
+                                && (crate::rt::Int::int(&unity_version) < (20180300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Pptr as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Pptr as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6779,29 +6779,29 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2018.3, the PrefabInstance this object comes from, or none.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Pptr as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Pptr as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6833,29 +6833,29 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2018.3, the prefab asset this object belongs to, or none.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Pptr as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Pptr as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6889,8 +6889,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The mesh's name (NamedObject.m_Name).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6920,25 +6920,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -6970,8 +6970,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The submeshes: runs of the index buffer drawn with one material each (a renderer's\nmaterial i draws submesh i).\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SubMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SubMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7003,26 +7003,26 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.1 and 4.2, how many blend shapes follow (each one frame, with its name).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7038,29 +7038,29 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes of 4.1 and 4.2 (MeshBlendShape with a name): each a run of\n`shape_vertices`. Not aligned between elements; the vector as a whole is.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <LegacyBlendShape as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <LegacyBlendShape as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7090,26 +7090,26 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the shapes, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -7125,26 +7125,26 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.1 and 4.2, how many shape vertices follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7160,29 +7160,29 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The sparse deltas of every shape of 4.1 and 4.2, shape after shape.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7212,28 +7212,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes, in four arrays (BlendShapeData), from 4.3.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BlendShapeData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BlendShapeData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7263,25 +7263,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bind poses follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7297,28 +7297,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "One matrix per bone, taking the renderer's local space to the bone's local space at bind\ntime. Before 4.3 they follow m_Skin (`bind_poses_after_skin`).\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7348,25 +7348,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bone name hashes follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7380,25 +7380,25 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Per bone, a hash of the bone's name (one per bind pose where present).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7414,25 +7414,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of the root bone's name, 0 for a mesh without bones.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7448,28 +7448,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Per bone, the box its influenced vertices occupy in the bone's space.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MinMaxAabbVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MinMaxAabbVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7499,28 +7499,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Every influence of every vertex, for meshes imported with more than four influences per\nvertex (u32 words: start offsets, then bone and weight per influence).\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <VariableBoneCountWeights as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <VariableBoneCountWeights as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7564,26 +7564,26 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, an import setting whose meaning is not established here; kept as read.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -7599,25 +7599,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -7631,25 +7631,25 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the vertices is kept.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -7663,25 +7663,25 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the indices is kept. From 5.0\nthe four one-byte fields end on a 4-byte boundary, so no padding follows.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -7697,25 +7697,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, padding to a 4-byte boundary after the one-byte fields, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(3u64),
                 count: ::std::option::Option::None,
@@ -7731,25 +7731,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7767,8 +7767,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before\n2017.3 and for m_IndexFormat 0, 4 bytes for 1; before 3.5 as m_Use16BitIndices says.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexBuffer as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexBuffer as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -7786,25 +7786,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many positions follow (the vertex count).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7820,28 +7820,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the positions, one per vertex (the vertex data of later versions).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7871,28 +7871,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.2, up to four influences per vertex, stored outside the vertex data.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (20180200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (20180200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BoneWeights4Vector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BoneWeights4Vector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7922,25 +7922,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.3, how many bind poses follow (here, after m_Skin).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7956,28 +7956,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.3, the bind poses (as `bind_poses` from 4.3).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8007,25 +8007,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many first texture coordinates follow (none, or one per vertex).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8041,28 +8041,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the first texture coordinates, one per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector2f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector2f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8092,25 +8092,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many second texture coordinates follow (none, or one per vertex).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8126,28 +8126,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the second texture coordinates, one per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector2f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector2f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8177,25 +8177,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many tangents follow (none, or one per vertex).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8211,28 +8211,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the tangents, w the sign of the bitangent.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector4f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector4f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8262,25 +8262,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many normals follow (none, or one per vertex).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8296,28 +8296,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the normals, one per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8345,28 +8345,28 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "From 3.5, the vertex count, the channel table and (unless streamed) the vertex bytes.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <VertexData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <VertexData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8400,8 +8400,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The vertices and indices of a compressed mesh, as bit-packed vectors.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <CompressedMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <CompressedMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8433,8 +8433,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The box around all vertices, centre and half extent, in the mesh's space.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Aabb as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Aabb as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8464,25 +8464,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many vertex colours follow (none, or one per vertex).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8498,28 +8498,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the vertex colours, one per vertex, 8 bits a component.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ColorRgba32 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ColorRgba32 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8549,25 +8549,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many collision indices follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8583,25 +8583,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the collision indices, three a triangle (kept as read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8617,25 +8617,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the vertex count of the collision mesh (kept as read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (30500i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8651,25 +8651,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Usage flags the build sets (meaning not established here); kept as read.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8685,25 +8685,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags that Unity's naming ties to the physics cooking of a mesh collider built from this\nmesh (30 in the corpus); kept as read.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20220100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20220100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8719,25 +8719,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), taking the place of m_MeshUsageFlags from 6000.6.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -8753,25 +8753,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -8789,25 +8789,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the two bools, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -8823,28 +8823,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked convex collision mesh for the physics engine (opaque bytes).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8874,28 +8874,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked triangle collision mesh for the physics engine (opaque bytes).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8925,25 +8925,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first of two floats the importer computes; their meaning is not established here, so\nthey are kept as read. Unity's type tree lists the two as separate fields.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8959,25 +8959,25 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The second of the two floats; it ends on a 4-byte boundary, so no padding follows.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8993,27 +8993,27 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 3.5 up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh\nwas optimized on import. Up to 2018.2 it is the object's last byte, with no padding after\nit.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
-                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (30500i128)))
+                                && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -9031,27 +9031,27 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
-                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
+                                && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(3u64),
                 count: ::std::option::Option::None,
@@ -9067,26 +9067,26 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2019.1, an editor's object only, in place of m_MeshOptimized; flags of the import's mesh optimization, kept as read.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
-                            && (crate::rt::Int::int(&unity_version) >= (20190100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_editor) != (0i128))
+                                && (crate::rt::Int::int(&unity_version) >= (20190100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -9102,28 +9102,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the vertex data is when it is not inline: a byte range of a resource file (.resS).\nSize 0 and an empty path mean the vertex data is inline.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20180300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20180300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StreamingInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StreamingInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -9155,28 +9155,28 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh's levels of detail, as index ranges per submesh.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshLodInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshLodInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -12242,8 +12242,8 @@ impl crate::rt::Codec for IndexBuffer {
                 doc: "The indices.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexRun as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexRun as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -12667,20 +12667,20 @@ impl crate::rt::Codec for IndexRun {
                 evidence: ::std::option::Option::Some("all 35 corpus meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are 16-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_size: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_size) == (2i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_size) == (2i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -12696,20 +12696,20 @@ impl crate::rt::Codec for IndexRun {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are 32-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_size: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_size) == (4i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_size) == (4i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -14588,8 +14588,8 @@ impl crate::rt::Codec for Aabb {
                 doc: "The centre.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -14609,8 +14609,8 @@ impl crate::rt::Codec for Aabb {
                 doc: "Half the size along each axis.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -14870,8 +14870,8 @@ impl crate::rt::Codec for MinMaxAabb {
                 doc: "The smallest corner.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -14891,8 +14891,8 @@ impl crate::rt::Codec for MinMaxAabb {
                 doc: "The largest corner.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -15192,8 +15192,8 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 doc: "The boxes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MinMaxAabb as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MinMaxAabb as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -16119,20 +16119,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);\n1 is a triangle strip by the public readers' reading, decoded with a note.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -16148,20 +16148,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.0, non-zero when the indices are a triangle strip (else a triangle list).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -16177,20 +16177,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.0, the number of triangles the run draws (kept as read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -16206,20 +16206,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Added to every index of the submesh before it names a vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -16263,8 +16263,8 @@ impl crate::rt::Codec for SubMesh {
                 doc: "The box around the submesh's vertices.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Aabb as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Aabb as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -17297,8 +17297,8 @@ impl crate::rt::Codec for LegacyBlendShape {
                 doc: "The shape's name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <UnalignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <UnalignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -17346,8 +17346,8 @@ impl crate::rt::Codec for LegacyBlendShape {
                 doc: "The smallest corner of the box around the position deltas (kept as read).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -17367,8 +17367,8 @@ impl crate::rt::Codec for LegacyBlendShape {
                 doc: "The largest corner of that box (kept as read).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18150,8 +18150,8 @@ impl crate::rt::Codec for BlendShapeData {
                 doc: "The sparse deltas of every frame, frame after frame.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18185,8 +18185,8 @@ impl crate::rt::Codec for BlendShapeData {
                 doc: "One entry per frame - its run of `vertices`.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshBlendShape as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshBlendShape as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18220,8 +18220,8 @@ impl crate::rt::Codec for BlendShapeData {
                 doc: "The named blend shapes, each a run of frames.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18811,8 +18811,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 doc: "The position delta.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18832,8 +18832,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 doc: "The normal delta.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18853,8 +18853,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 doc: "The tangent delta (xyz).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -19779,8 +19779,8 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 doc: "The blend shape's name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -21078,8 +21078,8 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 doc: "One entry per vertex.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BoneWeights4 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BoneWeights4 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -24037,20 +24037,20 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.1, a bit mask of the channels present.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (20180100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (20180100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -24082,23 +24082,23 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 3.5 to 3.x, the four streams; their channel masks imply the channels.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StreamInfoFixed as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StreamInfoFixed as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -24121,20 +24121,20 @@ impl crate::rt::Codec for VertexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channel entries follow (6 in 4.x, 8 from 5.0, 12 in 2018.1, 14 from 2018.2 in the real files).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -24150,23 +24150,23 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2019.1, the channels in the order of `shader_channel`, up to 14.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ChannelInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ChannelInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -24191,24 +24191,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2017.1 to 2018.4, the channels with the 2017 format numbering: in the order of\n`shader_channel_5` before 2018.1, of `shader_channel` from 2018.1.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (20170100i128))
-                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (20170100i128))
+                                && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ChannelInfo2017 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ChannelInfo2017 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -24233,24 +24233,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 4.0 to 5.6, the channels with the format numbering before 2017.1: in the order of\n`shader_channel_4` in 4.x, of `shader_channel_5` from 5.0.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (20170100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (20170100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ChannelInfoLegacy as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ChannelInfoLegacy as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -24275,21 +24275,21 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, how many streams follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -24305,24 +24305,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, where each stream lies in the vertex data (from 5.0 they are computed).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StreamInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StreamInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -24349,8 +24349,8 @@ impl crate::rt::Codec for VertexData {
                 doc: "The vertex bytes, streams one after another (empty when streamed).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -25180,8 +25180,8 @@ impl crate::rt::Codec for PackedFloatVector {
                 doc: "The packed bits, little-endian bit order, items crossing byte boundaries.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -25656,8 +25656,8 @@ impl crate::rt::Codec for PackedIntVector {
                 doc: "The packed bits, little-endian bit order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -26644,8 +26644,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Positions, 3 items per vertex.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26670,8 +26670,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "The texture coordinate sets m_UVInfo describes, concatenated.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26696,23 +26696,23 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the bind poses of a compressed mesh, 16 items per matrix.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26737,8 +26737,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Normal x and y, 2 items per vertex (z rebuilt from the sign).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26763,8 +26763,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Tangent x and y, 2 items per vertex.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26791,8 +26791,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned. meshspec decodes them by an inferred reading\n(5-bit weights in 31sts, one bone slot each, a vertex ending at 31 or after three\nwith a fourth implied) and says so in a note whenever a mesh has any.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26817,8 +26817,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "One bit per normal, the sign of z.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26843,8 +26843,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Two bits per tangent, the signs of z and w.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26867,23 +26867,23 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Colours, 4 items per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26910,8 +26910,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Bone indices for m_Weights.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26936,8 +26936,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "The indices of a compressed mesh.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -26962,24 +26962,24 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the colours of a compressed mesh, one 32-bit item per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (30500i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (30500i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -27002,20 +27002,20 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A nibble per texture coordinate set: bit 2 set means present, the low two bits are the\ndimension minus 1.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -27696,20 +27696,20 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, before 2020.1.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (20200100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (20200100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -27725,20 +27725,20 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, from 2020.1.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20200100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20200100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -27770,8 +27770,8 @@ impl crate::rt::Codec for StreamingInfo {
                 doc: "The resource file; in a bundle, an archive:/ path whose last part is the file's name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -28339,8 +28339,8 @@ impl crate::rt::Codec for MeshLodInfo {
                 doc: "Per submesh, its index range at each level.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshLodSubMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshLodSubMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -28703,8 +28703,8 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 doc: "The index range of each level.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshLodRange as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshLodRange as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -29357,20 +29357,20 @@ impl crate::rt::Codec for Pptr {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the object's path id in that file, 32-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -29386,20 +29386,20 @@ impl crate::rt::Codec for Pptr {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 5.0, the object's path id in that file.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,

@@ -2663,8 +2663,8 @@ impl crate::rt::Codec for UnitySerialized {
                 doc: "Sizes, the format version, the data offset and the byte order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Header as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Header as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -2684,12 +2684,14 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The types, objects, scripts, externals and reference types, in the byte order the header gives.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Metadata as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Metadata as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -2707,9 +2709,11 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes between the metadata and the data offset, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -2725,9 +2729,11 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The objects, each at its byte_start from here (Unity pads between them to multiples of\n8), to the end of the file.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -2743,9 +2749,11 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 5 to 8: the objects, from the end of the 16-byte header to where the metadata\nstarts at the end of the file (the header's file size less its metadata size). Each\nobject's byte_start counts from the header's data offset, which is 0 in these formats:\nfrom the file's start, the first object at 16.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -2761,9 +2769,11 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 5 to 8, the byte order of the metadata and the objects (0 little endian, 1 big endian), the first byte of the metadata.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -2779,12 +2789,14 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 5 to 8, the metadata after its byte-order byte, to the end of the file.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Metadata as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Metadata as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -3668,9 +3680,11 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("0 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "The byte order of the metadata and the objects - 0 little endian, 1 big endian.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -3684,9 +3698,11 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("zeros in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Reserved, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(3u64),
                 count: ::std::option::Option::None,
@@ -3702,12 +3718,14 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From format 22, the sizes and the data offset as 64-bit values.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <HeaderWide as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <HeaderWide as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -5800,25 +5818,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The editor version that wrote the file; it chooses the fixed layouts of objects read without a type tree.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (7i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (7i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -5834,25 +5852,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The platform the file was built for (BuildTarget).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (8i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (8i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5866,25 +5884,25 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Whether the types carry their type trees (from format 13; always before).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (13i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (13i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -5918,8 +5936,8 @@ impl crate::rt::Codec for Metadata {
                 doc: "The classes of the file's objects, each with its type tree when the file has them.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SerializedType as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SerializedType as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -5937,26 +5955,26 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 7 to 13, whether path ids are 64-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) >= (7i128))
-                            && (crate::rt::Int::int(&format_version) < (14i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) >= (7i128))
+                                && (crate::rt::Int::int(&format_version) < (14i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5990,8 +6008,8 @@ impl crate::rt::Codec for Metadata {
                 doc: "The objects - path id, byte range and type.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ObjectInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ObjectInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -6009,25 +6027,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many script references follow (from format 11).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (11i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (11i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -6041,28 +6059,28 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in each bundle's CAB"),
                 reading: ::std::option::Option::None,
                 doc: "The MonoScripts the file's MonoBehaviours use (LocalSerializedObjectIdentifier).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (11i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (11i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ScriptType as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ScriptType as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6115,8 +6133,8 @@ impl crate::rt::Codec for Metadata {
                 doc: "The other files that the objects' references (m_FileID 1, 2, ...) name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <External as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <External as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -6151,25 +6169,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many managed reference types follow (from format 20).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (20i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (20i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -6185,28 +6203,28 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The classes of [SerializeReference] values, with their type trees.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (20i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (20i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SerializedType as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SerializedType as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -7918,35 +7936,35 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (16i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (16i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -7962,35 +7980,35 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a script's type, its index in script_types; -1 otherwise.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (17i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (17i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -8006,9 +8024,11 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of a script's type (Hash128), for MonoBehaviours and reference types.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
@@ -8024,35 +8044,35 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the type tree (Hash128); kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (13i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (13i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
@@ -8066,40 +8086,40 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("every corpus type"),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as a blob (node table and string buffer), formats 10 and 12 on.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && ((crate::rt::Int::int(&format_version) >= (12i128))
-                                || (crate::rt::Int::int(&format_version) == (10i128)))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && ((crate::rt::Int::int(&format_version) >= (12i128))
+                                    || (crate::rt::Int::int(&format_version) == (10i128)))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <TypeTree as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <TypeTree as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8144,40 +8164,40 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as nested nodes, formats 9 and 11.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) < (12i128)))
-                            && (crate::rt::Int::int(&format_version) != (10i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) < (12i128)))
+                                && (crate::rt::Int::int(&format_version) != (10i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8222,37 +8242,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many type dependencies follow (from format 21).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8268,37 +8288,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Indices of the reference types this type's values may hold.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -8314,37 +8334,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's class name.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -8360,37 +8380,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's namespace.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -8404,37 +8424,37 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("Assembly-CSharp in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's assembly.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -9241,8 +9261,8 @@ impl crate::rt::Codec for TypeTree {
                 doc: "The nodes, depth first; a node's level says how deep it is (0 for the root).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <TypeTreeNode as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <TypeTreeNode as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -10071,25 +10091,25 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a managed reference field, the hash of its type (from format 19).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (19i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (19i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -11014,8 +11034,8 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 doc: "The child nodes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -12198,30 +12218,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes before the entry, from format 14; kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -12237,31 +12257,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file, 32-bit (before format 14 without big ids).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) < (14i128))
-                            && (crate::rt::Int::int(&big_id) == (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) < (14i128))
+                                && (crate::rt::Int::int(&big_id) == (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -12277,31 +12297,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file; references (PPtr) name objects by it.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) >= (14i128))
-                            || (crate::rt::Int::int(&big_id) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) >= (14i128))
+                                || (crate::rt::Int::int(&big_id) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -12315,30 +12335,30 @@ impl crate::rt::Codec for ObjectInfo {
                 evidence: ::std::option::Option::Some("the 2019.4 bundle (format 21)"),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (before format 22).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (22i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (22i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -12354,30 +12374,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (from format 22).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (22i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (22i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -12425,30 +12445,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's class id (before format 16).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (16i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (16i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -12464,30 +12484,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 11, whether the object was destroyed.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (11i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (11i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -12503,31 +12523,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 11 to 16, the index of the object's script in script_types, or -1.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) >= (11i128))
-                            && (crate::rt::Int::int(&format_version) < (17i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) >= (11i128))
+                                && (crate::rt::Int::int(&format_version) < (17i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -12543,31 +12563,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 15 and 16, whether the object was stripped.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) == (15i128))
-                            || (crate::rt::Int::int(&format_version) == (16i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) == (15i128))
+                                || (crate::rt::Int::int(&format_version) == (16i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -13355,25 +13375,25 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -13389,25 +13409,25 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id (before format 14).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -13423,25 +13443,25 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -13934,25 +13954,25 @@ impl crate::rt::Codec for External {
                 evidence: ::std::option::Option::Some("empty in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "Text that is empty in the files seen.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (6i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (6i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,

@@ -411,8 +411,8 @@ impl crate::rt::Codec for UnityWeb {
                 doc: "The signature, versions, sizes and levels.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Header as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Header as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -1549,9 +1549,11 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the bundle, from format 4; kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
@@ -1567,9 +1569,11 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A CRC of the bundle, from format 4; kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -1651,8 +1655,8 @@ impl crate::rt::Codec for Header {
                 doc: "The levels, the last one the whole payload (see the relations payload_is_last_level and levels_grow).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Level as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Level as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -1672,9 +1676,11 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of the whole file, from format 2.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -1692,9 +1698,11 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes the decompressed payload's directory takes, padding included, from format 3.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -2727,8 +2735,8 @@ impl crate::rt::Codec for Payload {
                 doc: "The files of the bundle, as ranges of the payload.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <FileEntry as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <FileEntry as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])

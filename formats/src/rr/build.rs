@@ -18,8 +18,8 @@
 use super::topology::Form;
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
+use crate::reading;
 use crate::rt::{Error, ErrorKind, Result, Root};
-use crate::verdict;
 
 /// The 16 header bytes the document names (the eight unitemised bytes are written as zero).
 #[derive(Debug, Clone, PartialEq)]
@@ -379,7 +379,7 @@ pub fn body(spec: &BodySpec) -> Result<RrMesh> {
     let ctx = Context::new();
     let bytes = mesh.to_bytes(&ctx)?;
     // The verdict on what was written: every relation, warnings included, must hold.
-    let v = verdict::judge::<RrMesh>(&bytes, &ctx);
+    let v = reading::judge::<RrMesh>(&bytes, &ctx);
     if let Some(e) = v.refused.iter().chain(&v.findings).next() {
         return Err(refuse("a body whose relations hold", e.to_string()));
     }

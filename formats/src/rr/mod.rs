@@ -26,10 +26,12 @@ pub use topology::{Form, Part, Topology};
 
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
-use crate::meaning::{Ops, Semantics};
+use crate::meaning::Semantics;
+use crate::ops::Ops;
+use crate::reading;
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
-use crate::verdict::{self, Judge};
+use crate::verdict::Judge;
 
 /// The index topology of an `rr-mesh` input: one part per range or object, indices absolute.
 ///
@@ -51,7 +53,7 @@ fn decode_passed<T: Semantics>(
     decode: impl FnOnce(&T::Ref<'_>) -> Option<Topology>,
 ) -> Result<Topology> {
     let r = crate::reading::TypedReading::<T>::new(input, ctx);
-    let (view, _) = r.passed(&verdict::judged(&r, ctx))?;
+    let (view, _) = r.passed(&reading::judged(&r, ctx))?;
     // The verdict passed, so everything decoding rests on holds.
     decode(view).ok_or_else(|| {
         Error::unplaced(

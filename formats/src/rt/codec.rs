@@ -121,13 +121,7 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     /// Whether `input` holds this layout's constants where the spec puts them (never true for a
     /// layout without any).
     fn claims(input: &[u8]) -> bool {
-        !Self::SIGNATURE.is_empty()
-            && Self::SIGNATURE.iter().all(|&(at, b)| {
-                usize::try_from(at)
-                    .ok()
-                    .and_then(|at| input.get(at..at + b.len()))
-                    == Some(b)
-            })
+        claims(Self::SIGNATURE, input)
     }
 
     /// The parameters of a whole input, from the values given.
@@ -184,6 +178,18 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     }
 }
 
+/// Whether `input` holds a layout's constants (`signature`: offset and bytes) where the spec
+/// puts them (never true for a layout without any).
+pub fn claims(signature: &[(u64, &[u8])], input: &[u8]) -> bool {
+    !signature.is_empty()
+        && signature.iter().all(|&(at, b)| {
+            usize::try_from(at)
+                .ok()
+                .and_then(|at| input.get(at..at.checked_add(b.len())?))
+                == Some(b)
+        })
+}
+
 struct ParamsRef<'p, P: ?Sized>(&'p P);
 
 impl<P: Params + ?Sized> Params for ParamsRef<'_, P> {
@@ -236,14 +242,18 @@ pub fn arg<T: TryFrom<i128>>(offset: u64, value: i128, param: &str) -> Result<T>
 /// The value of a conditional field an expression reads: an error when it is absent (its `if`
 /// does not hold), as Kaitai's generated code fails too.
 pub fn present<'v, T>(value: Option<&'v T>, offset: u64, field: &str) -> Result<&'v T> {
-    value.ok_or_else(|| {
-        Error::new(
-            ErrorKind::Invalid,
-            offset,
-            format!("`{field}` to be present where an expression reads it"),
-            "no value (its `if` does not hold)",
-        )
-    })
+    value.ok_or_else(|| absent(offset, field))
+}
+
+/// The error for a conditional field an expression reads where it is absent ([`present`]).
+#[cold]
+pub fn absent(offset: u64, field: &str) -> Error {
+    Error::new(
+        ErrorKind::Invalid,
+        offset,
+        format!("`{field}` to be present where an expression reads it"),
+        "no value (its `if` does not hold)",
+    )
 }
 
 /// Division in spec expressions: by zero gives 0 (no spec divides by a value read from a file,

@@ -210,14 +210,21 @@ impl<'a> Input<'a> {
         Ok(())
     }
 
-    /// `count` numbers as a view over the input.
+    /// The bytes of `count` elements of `size` bytes each, refused (before anything is taken)
+    /// when they do not fit in what is left; `ty` names them for the error. What the views
+    /// below are made of, and the interpreter's views too.
     #[inline]
-    pub fn nums<T: Pod>(&mut self, count: u64, endian: Endian) -> Result<Nums<'a, T>> {
-        let size = T::SIZE as u64;
+    pub fn run(&mut self, count: u64, size: u64, ty: &str) -> Result<&'a [u8]> {
         if count.saturating_mul(size) > self.left() {
             return Err(too_many(self.pos(), count, self.left(), size));
         }
-        let b = self.take(count * size, "numbers")?;
+        self.take(count * size, ty)
+    }
+
+    /// `count` numbers as a view over the input.
+    #[inline]
+    pub fn nums<T: Pod>(&mut self, count: u64, endian: Endian) -> Result<Nums<'a, T>> {
+        let b = self.run(count, T::SIZE as u64, "numbers")?;
         Ok(Nums::new(b, endian))
     }
 
@@ -225,12 +232,8 @@ impl<'a> Input<'a> {
     /// so reading an element later cannot fail.
     #[inline]
     pub fn blocks<T: Block + 'a>(&mut self, count: u64) -> Result<Blocks<'a, T>> {
-        let size = T::SIZE as u64;
-        if count.saturating_mul(size) > self.left() {
-            return Err(too_many(self.pos(), count, self.left(), size));
-        }
         let at = self.pos();
-        let b = self.take(count * size, "blocks")?;
+        let b = self.run(count, T::SIZE as u64, "blocks")?;
         if T::CHECKED {
             for (i, c) in b.chunks_exact(T::SIZE).enumerate() {
                 T::check(c, at + (i * T::SIZE) as u64).map_err(|e| e.at_index(i))?;
@@ -242,10 +245,7 @@ impl<'a> Input<'a> {
     /// `count` runs of `size` bytes each as a view over the input.
     #[inline]
     pub fn chunks(&mut self, count: u64, size: u64) -> Result<Chunks<'a>> {
-        if count.saturating_mul(size) > self.left() {
-            return Err(too_many(self.pos(), count, self.left(), size));
-        }
-        let b = self.take(count * size, "bytes")?;
+        let b = self.run(count, size, "bytes")?;
         Ok(Chunks::new(b, size as usize))
     }
 

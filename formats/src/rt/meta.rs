@@ -7,7 +7,6 @@ use super::pos::Span;
 use super::rule::Confidence;
 
 /// One field of a spec type, as the spec states it.
-#[derive(Debug)]
 pub struct FieldInfo {
     /// The spec id.
     pub id: &'static str,
@@ -39,22 +38,43 @@ pub struct FieldInfo {
     pub count: Option<u64>,
 }
 
+impl std::fmt::Debug for FieldInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FieldInfo")
+            .field("id", &self.id)
+            .field("ty", &self.ty)
+            .field("offset", &self.offset)
+            .field("confidence", &self.confidence)
+            .field("of", &self.of)
+            .field("size", &self.size)
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A field's condition over its type's parameter values: whether the field is there, `None`
-/// where the condition reads the bytes.
-pub type Condition = fn(&[i128]) -> Option<bool>;
+/// where the condition reads the bytes. A closure, so that tables built when a spec is loaded
+/// (the interpreter's) carry conditions as well as the generated ones.
+pub type Condition = &'static (dyn Fn(&[i128]) -> Option<bool> + Sync);
 
 /// A nested type's arguments from the enclosing type's parameter values, `None` where they
 /// read the bytes.
-pub type Arguments = fn(&[i128]) -> Option<Vec<i128>>;
+pub type Arguments = &'static (dyn Fn(&[i128]) -> Option<Vec<i128>> + Sync);
 
 /// The spec type a field holds, and the arguments it gets.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Nested {
     /// The type (a function, so that a type may hold itself).
-    pub info: fn() -> &'static TypeInfo,
+    pub info: &'static (dyn Fn() -> &'static TypeInfo + Sync),
     /// Its arguments from the values of the enclosing type's parameters, or `None` where they
     /// read the bytes.
     pub args: Arguments,
+}
+
+impl std::fmt::Debug for Nested {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Nested({})", (self.info)().name)
+    }
 }
 
 /// A spec type, as the spec states it.

@@ -349,7 +349,7 @@ impl Work {
             if known.is_none() {
                 container = game::container_layout(&f.bytes).and_then(crate::layouts::find);
                 if container.is_none()
-                    && !crate::layouts::LAYOUTS.iter().any(|e| (e.claims)(&f.bytes))
+                    && !crate::layouts::LAYOUTS.iter().any(|e| e.claims(&f.bytes))
                 {
                     skip(&mut self.skipped, path, NO_CLAIM, String::new());
                     return f.size;
@@ -453,7 +453,7 @@ impl Work {
     fn claimed(&self, path: &Path, bytes: &[u8], o: &Options) -> Option<&'static Entry> {
         let claims: Vec<&'static Entry> = crate::layouts::LAYOUTS
             .iter()
-            .filter(|e| (e.claims)(bytes))
+            .filter(|e| e.claims(bytes))
             .collect();
         if claims.len() < 2 {
             return claims.first().copied();

@@ -224,7 +224,7 @@ pub fn write(root: &Path, plan: &Plan) -> std::io::Result<Expected> {
             // A relation the documents do not call proven is a warning, but what decoding
             // rests on (indices naming vertices) refuses the file all the same: whether it
             // passes is check's verdict.
-            let passes = crate::verdict::judge::<SwsMesh>(&bytes, &ctx).passes();
+            let passes = crate::reading::judge::<SwsMesh>(&bytes, &ctx).passes();
             w.count("sws-mesh", read.is_ok(), read.is_ok(), passes);
             if let Ok(m) = read {
                 w.value("sws-mesh", "category", Value::U(m.category.into()));

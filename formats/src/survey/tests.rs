@@ -290,8 +290,8 @@ fn a_files_first_bytes_say_whether_a_layout_claims_it() {
         assert_eq!(opened.rest(u64::MAX).unwrap(), bytes, "{}", f.display());
         for e in crate::layouts::LAYOUTS {
             assert_eq!(
-                (e.claims)(&bytes),
-                (e.claims)(&head),
+                e.claims(&bytes),
+                e.claims(&head),
                 "{} {}",
                 e.id,
                 f.display()

@@ -10,8 +10,8 @@
 
 use crate::context::Context;
 use crate::generated::sws_mesh::*;
+use crate::reading;
 use crate::rt::{Error, ErrorKind, Result, Root};
-use crate::verdict;
 
 /// A small deterministic generator (xorshift64*), so the files never change between runs.
 pub struct Rng(pub u64);
@@ -490,7 +490,7 @@ pub fn mesh(spec: Spec, rng: &mut Rng) -> Result<SwsMesh> {
     let ctx = Context::new();
     let bytes = mesh.to_bytes(&ctx)?;
     // The verdict on what was written: every relation, warnings included, must hold.
-    let v = verdict::judge::<SwsMesh>(&bytes, &ctx);
+    let v = reading::judge::<SwsMesh>(&bytes, &ctx);
     if let Some(e) = v.refused.iter().chain(&v.findings).next() {
         return refuse("a body whose relations hold", e.to_string());
     }

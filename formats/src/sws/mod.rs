@@ -18,7 +18,8 @@ use crate::generated::sws_mesh::{
     CompiledMesh, CompiledMeshPos, CompiledMeshRef, MeshBone, MeshBoneRef, MorphChannel,
     MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos, SwsMeshRef,
 };
-use crate::meaning::{Ops, Semantics};
+use crate::meaning::Semantics;
+use crate::ops::Ops;
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
 use crate::verdict::Judge;

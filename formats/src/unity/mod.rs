@@ -165,12 +165,10 @@ fn mesh_data_of(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<UnityMeshData>
 /// first failure otherwise): what [`Semantics::scene`] brings into the common model.
 pub fn mesh_data(input: &[u8], ctx: &Context) -> Result<UnityMeshData> {
     let r = crate::reading::TypedReading::<UnityMesh>::new(input, ctx);
-    let (view, _) = r.passed(&crate::verdict::judged(&r, ctx))?;
+    let (view, _) = r.passed(&crate::reading::judged(&r, ctx))?;
     mesh_data_of(view, ctx)
 }
 
 /// The layouts this family gives a meaning.
-pub const MEANINGS: &[(&str, crate::meaning::Ops)] = &[(
-    <UnityMesh as Root>::ID,
-    crate::meaning::Ops::of::<UnityMesh>(),
-)];
+pub const MEANINGS: &[(&str, crate::ops::Ops)] =
+    &[(<UnityMesh as Root>::ID, crate::ops::Ops::of::<UnityMesh>())];

@@ -274,24 +274,21 @@ impl Semantics for UnitySerialized {
 }
 
 /// The layouts this module gives a meaning.
-pub const MEANINGS: &[(&str, crate::meaning::Ops)] = &[
+pub const MEANINGS: &[(&str, crate::ops::Ops)] = &[
     (
         <UnityBundle as Root>::ID,
-        crate::meaning::Ops::of::<UnityBundle>(),
+        crate::ops::Ops::of::<UnityBundle>(),
     ),
     (
         <BlocksInfo as Root>::ID,
-        crate::meaning::Ops::of::<BlocksInfo>(),
+        crate::ops::Ops::of::<BlocksInfo>(),
     ),
     (
         <UnitySerialized as Root>::ID,
-        crate::meaning::Ops::of::<UnitySerialized>(),
+        crate::ops::Ops::of::<UnitySerialized>(),
     ),
-    (
-        <UnityWeb as Root>::ID,
-        crate::meaning::Ops::of::<UnityWeb>(),
-    ),
-    (<Payload as Root>::ID, crate::meaning::Ops::of::<Payload>()),
+    (<UnityWeb as Root>::ID, crate::ops::Ops::of::<UnityWeb>()),
+    (<Payload as Root>::ID, crate::ops::Ops::of::<Payload>()),
 ];
 
 /// The error for something this module does not read (yet), with the reason.

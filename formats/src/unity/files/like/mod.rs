@@ -300,7 +300,7 @@ impl<'a> Original<'a> {
     /// streamed).
     pub fn bare(bytes: &'a [u8], ctx: &Context) -> Result<Original<'a>> {
         let read = TypedReading::<UnityMesh>::new(bytes, ctx);
-        let (view, at) = read.passed(&crate::verdict::judged(&read, ctx))?;
+        let (view, at) = read.passed(&crate::reading::judged(&read, ctx))?;
         let scene = <UnityMesh as crate::meaning::Semantics>::scene(view, &at, ctx)?;
         let streamed = crate::unity::stream::read(view, ctx)?.map(Cow::Owned);
         Ok(Original {
@@ -808,7 +808,7 @@ fn finish(
     let object = m.to_bytes(mctx)?;
     // Judged as `check` judges a bare object (new streamed data is not in a file yet: that
     // check is left to `unity replace`, which judges the mesh in its game file).
-    if let Some(e) = crate::verdict::judge::<UnityMesh>(&object, mctx).first_failure() {
+    if let Some(e) = crate::reading::judge::<UnityMesh>(&object, mctx).first_failure() {
         return Err(e.clone());
     }
     Ok(Made {

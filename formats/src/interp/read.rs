@@ -1,0 +1,553 @@
+//! The interpreter's reader: the runtime calls the generated reader makes
+//! (`codegen/src/emit/read.rs`), in the same order, so that an input gets the same error
+//! (kind, offset, field path, expected, found) and the same warnings from both.
+
+use super::check;
+use super::eval::Env;
+use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Size, TypePlan};
+use super::value::{by_int, by_prim, Nums, Pos, StructPos, Val};
+use crate::rt::input::{count, eof};
+use crate::rt::{self, codec, Error, ErrorKind, Input, Params, Result, Span};
+use binrw::Endian;
+use meshspec_model::Prim;
+use std::borrow::Cow;
+
+/// The spec's name of a number type (`u2`), as the generated reader names it in errors.
+pub(super) fn ksy(p: Prim) -> &'static str {
+    use meshspec_model::PrimKind as K;
+    match (p.kind, p.bytes) {
+        (K::U, 1) => "u1",
+        (K::U, 2) => "u2",
+        (K::U, 4) => "u4",
+        (K::U, _) => "u8",
+        (K::S, 1) => "s1",
+        (K::S, 2) => "s2",
+        (K::S, 4) => "s4",
+        (K::S, _) => "s8",
+        (K::F, 4) => "f4",
+        (K::F, _) => "f8",
+    }
+}
+
+/// A value converted to a parameter's type (`rt::codec::arg`), back as an expression value.
+pub(super) fn arg(at: u64, v: i128, p: Prim, name: &str) -> Result<i128> {
+    by_int!(p, T => arg_int::<T>(at, v, name))
+}
+
+fn arg_int<T: TryFrom<i128> + Copy>(at: u64, v: i128, name: &str) -> Result<i128>
+where
+    i128: TryFrom<T>,
+{
+    let x: T = codec::arg(at, v, name)?;
+    Ok(i128::try_from(x).unwrap_or(v))
+}
+
+/// The byte order of a value of a type: fixed, or chosen by its parameters (refused where it
+/// starts when none is chosen).
+pub(super) fn type_order(tp: &TypePlan, args: &[i128], start: u64) -> Result<Endian> {
+    match &tp.order {
+        Order::Fixed(e) => Ok(*e),
+        Order::Switch {
+            on,
+            cases,
+            expected,
+        } => {
+            let env = Env {
+                start,
+                ..Env::params(args)
+            };
+            let v = env.int(on)?;
+            for (k, e) in cases {
+                if v == env.int(k)? {
+                    return Ok(*e);
+                }
+            }
+            Err(Error::new(
+                ErrorKind::Switch,
+                start,
+                expected,
+                v.to_string(),
+            ))
+        }
+    }
+}
+
+/// A number's byte order: its own, else its type's.
+pub(super) fn prim_order(p: Prim, ty: Endian) -> Endian {
+    p.endian.map(super::plan::order).unwrap_or(ty)
+}
+
+/// The arguments of a parameterised layout from the values the user gave, by the names the
+/// spec's `-context` gives them (or the parameters' own names).
+pub(super) fn root_args(tp: &TypePlan, params: &dyn Params) -> Result<Vec<i128>> {
+    tp.t.params
+        .iter()
+        .map(|p| {
+            let name = p.context.as_deref().unwrap_or(&p.id);
+            // A parameter with a `-default` takes it when the user gives no value.
+            let v = match (params.param(name), p.default) {
+                (Some(v), _) | (None, Some(v)) => v,
+                (None, None) => return Err(codec::missing_param(name)),
+            };
+            arg(0, v, p.prim, &p.id)
+        })
+        .collect()
+}
+
+/// Reads values of a compiled spec; with `loc`, records where every field lies.
+pub(crate) struct Reader<'p> {
+    pub plan: &'p Plan,
+    pub loc: bool,
+}
+
+/// What a type's reader holds while it reads a value.
+struct Frame<'f, 'a> {
+    tp: &'f TypePlan,
+    args: &'f [i128],
+    start: u64,
+    order: Endian,
+    vals: Vec<Val<'a>>,
+    sizeof: Vec<u64>,
+}
+
+impl<'a> Frame<'_, 'a> {
+    fn env<'e>(&'e self, io: &Input<'_>, index: usize, under: Option<&'e Val<'a>>) -> Env<'e, 'a> {
+        Env {
+            fields: &self.vals,
+            over: &[],
+            params: self.args,
+            sizeof: &self.sizeof,
+            index,
+            under,
+            io: (io.io_pos(), io.io_size()),
+            start: self.start,
+        }
+    }
+}
+
+impl Reader<'_> {
+    /// A whole input read as type `ty`: the value, its positions and the warnings recorded
+    /// (what `rt::Root::parse` does).
+    pub fn parse<'a>(
+        &self,
+        ty: usize,
+        input: &'a [u8],
+        params: &dyn Params,
+    ) -> Result<(Val<'a>, Pos, Vec<Error>)> {
+        let tp = &self.plan.types[ty];
+        let root = tp.t.name.as_str();
+        let args = root_args(tp, params)?;
+        let mut io = Input::new(input);
+        let (v, p) = self
+            .read_type(&mut io, ty, &args)
+            .map_err(|e| e.rooted(root.to_string()))?;
+        let warnings = io.finish().map_err(|e| e.rooted(root.to_string()))?;
+        let warnings = warnings
+            .into_iter()
+            .map(|w| w.rooted(root.to_string()))
+            .collect();
+        Ok((v, p, warnings))
+    }
+
+    /// A value of type `ty` at the input's position (`Codec::read_in`).
+    pub fn read_type<'a>(
+        &self,
+        io: &mut Input<'a>,
+        ty: usize,
+        args: &[i128],
+    ) -> Result<(Val<'a>, Pos)> {
+        let tp = &self.plan.types[ty];
+        let start = io.pos();
+        let order = type_order(tp, args, start)?;
+        let n = tp.fields.len();
+        let mut fr = Frame {
+            tp,
+            args,
+            start,
+            order,
+            vals: Vec::with_capacity(n),
+            sizeof: if tp.measured { vec![0; n] } else { vec![] },
+        };
+        let mut poss = Vec::with_capacity(if self.loc { n } else { 0 });
+        let mut fi = 0;
+        while fi < n {
+            let fp = &tp.fields[fi];
+            if let Some(b) = fp.bits {
+                let group = self.read_bits(io, &mut fr, b)?;
+                if self.loc {
+                    poss.extend((0..b.count).map(|_| Pos::Span(group)));
+                }
+                fi += b.count;
+                continue;
+            }
+            let before = io.pos();
+            let (v, p) = rt::field(fp.id, || self.read_field(io, &fr, fi))?;
+            if fp.f.measured {
+                fr.sizeof[fi] = io.pos() - before;
+            }
+            fr.vals.push(v);
+            if self.loc {
+                poss.push(p);
+            }
+            fi += 1;
+        }
+        let pos = if self.loc {
+            Pos::Struct(StructPos {
+                ty,
+                span: Span::new(start, io.pos()),
+                fields: poss.into_boxed_slice(),
+            })
+        } else {
+            Pos::Absent
+        };
+        Ok((Val::Struct(fr.vals.into_boxed_slice()), pos))
+    }
+
+    fn read_field<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &Frame<'_, 'a>,
+        fi: usize,
+    ) -> Result<(Val<'a>, Pos)> {
+        let fp = &fr.tp.fields[fi];
+        if let Some((ce, text)) = &fp.offset {
+            let e = fr.env(io, 0, None).int(ce)?;
+            io.offset(fr.start, e, text)?;
+        }
+        let at = io.pos();
+        if let Some(c) = &fp.cond {
+            if !fr.env(io, 0, None).bool(c)? {
+                return Ok((Val::Absent, Pos::Absent));
+            }
+        }
+        match &fp.list {
+            None => {
+                let (v, p) = self.read_elem(io, fr, fp, at, 0)?;
+                refuse(fr, io, fp, &v, at, 0)?;
+                Ok((v, p))
+            }
+            Some(list) => self.read_list(io, fr, fp, list, at),
+        }
+    }
+
+    fn read_list<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &Frame<'_, 'a>,
+        fp: &FieldPlan,
+        list: &List,
+        at: u64,
+    ) -> Result<(Val<'a>, Pos)> {
+        let strided = |stride: u64, n: u64| Pos::Strided {
+            base: at,
+            stride,
+            count: n as usize,
+        };
+        let counted = |io: &Input<'_>| -> Result<Option<u64>> {
+            match &fp.count {
+                Some(c) => Ok(Some(count(at, fr.env(io, 0, None).int(c)?, "count")?)),
+                None => Ok(None),
+            }
+        };
+        match list {
+            List::Nums(p) => {
+                let size = u64::from(p.bytes);
+                let endian = prim_order(*p, fr.order);
+                let n = match counted(io)? {
+                    Some(n) => n,
+                    None => io.left() / size,
+                };
+                let bytes = io.run(n, size, "numbers")?;
+                if fp.count.is_none() && !io.at_end() {
+                    return Err(eof(io.pos(), ksy(*p), size, io.left()).at_index(n as usize));
+                }
+                let v = Val::Nums(Nums {
+                    bytes: Cow::Borrowed(bytes),
+                    prim: *p,
+                    endian,
+                });
+                Ok((v, strided(size, n)))
+            }
+            List::Blocks { ty, size, checked } => {
+                let n = counted(io)?.unwrap_or(0);
+                let bytes = io.run(n, *size, "blocks")?;
+                if *checked && *size > 0 {
+                    for (i, b) in bytes.chunks_exact(*size as usize).enumerate() {
+                        self.check_block(*ty, b, at + i as u64 * size)
+                            .map_err(|e| e.at_index(i))?;
+                    }
+                }
+                Ok((Val::Blocks(Cow::Borrowed(bytes), *size), strided(*size, n)))
+            }
+            List::Chunks(size) => {
+                let size = count(at, fr.env(io, 0, None).int(size)?, "size")?;
+                let n = match counted(io)? {
+                    Some(n) => n,
+                    None => {
+                        if size == 0 && !io.at_end() {
+                            return Err(Error::new(
+                                ErrorKind::Count,
+                                at,
+                                "an element that consumes input",
+                                "elements of 0 bytes",
+                            ));
+                        }
+                        io.left().checked_div(size).unwrap_or(0)
+                    }
+                };
+                let bytes = io.run(n, size, "bytes")?;
+                if fp.count.is_none() && !io.at_end() {
+                    return Err(eof(io.pos(), "bytes", size, io.left()).at_index(n as usize));
+                }
+                Ok((Val::Chunks(Cow::Borrowed(bytes), size), strided(size, n)))
+            }
+            List::Each => {
+                let keep = self.loc && fp.stride.is_none();
+                let one = |io: &mut Input<'a>, i: usize| -> Result<(Val<'a>, Pos)> {
+                    let at = io.pos();
+                    let (v, p) = self.read_elem(io, fr, fp, at, i)?;
+                    refuse(fr, io, fp, &v, at, i)?;
+                    Ok((v, p))
+                };
+                let mut vs = vec![];
+                let mut ps = vec![];
+                match counted(io)? {
+                    Some(n) => {
+                        io.room(n, fp.min_elem)?;
+                        vs.reserve_exact(n as usize);
+                        if keep {
+                            ps.reserve_exact(n as usize);
+                        }
+                        for i in 0..n as usize {
+                            let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
+                            vs.push(v);
+                            if keep {
+                                ps.push(p);
+                            }
+                        }
+                    }
+                    None => {
+                        while !io.at_end() {
+                            let i = vs.len();
+                            let before = io.pos();
+                            let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
+                            if io.pos() == before {
+                                return Err(Error::new(
+                                    ErrorKind::Count,
+                                    before,
+                                    "an element that consumes input",
+                                    "one that consumes nothing",
+                                )
+                                .at_index(i));
+                            }
+                            vs.push(v);
+                            if keep {
+                                ps.push(p);
+                            }
+                        }
+                    }
+                }
+                let pos = match fp.stride {
+                    Some(stride) => strided(stride, vs.len() as u64),
+                    None => Pos::Each {
+                        span: Span::new(at, io.pos()),
+                        items: ps,
+                    },
+                };
+                Ok((Val::List(vs), pos))
+            }
+        }
+    }
+
+    /// One element of field `fp` at `at` (element `index` of a list).
+    fn read_elem<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &Frame<'_, 'a>,
+        fp: &FieldPlan,
+        at: u64,
+        index: usize,
+    ) -> Result<(Val<'a>, Pos)> {
+        let span = |io: &Input<'_>| Pos::Span(Span::new(at, io.pos()));
+        let args = |io: &Input<'_>, args: &super::plan::Args| -> Result<Vec<i128>> {
+            let env = fr.env(io, index, None);
+            args.iter()
+                .map(|(ce, p, name)| arg(at, env.int(ce)?, *p, name))
+                .collect()
+        };
+        let size = |io: &Input<'_>, ce| -> Result<u64> {
+            count(at, fr.env(io, index, None).int(ce)?, "size")
+        };
+        match &fp.elem {
+            Elem::Prim(p) => {
+                let e = prim_order(*p, fr.order);
+                let v = by_prim!(p, T => Val::from(io.prim::<T>(e, ksy(*p))?));
+                Ok((v, span(io)))
+            }
+            Elem::User { ty, args: a } => {
+                let argv = args(io, a)?;
+                if fp.nested {
+                    io.nested(at, |io| self.read_type(io, *ty, &argv))
+                } else {
+                    self.read_type(io, *ty, &argv)
+                }
+            }
+            Elem::Bytes(s) => {
+                let b = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos => io.rest(),
+                };
+                Ok((Val::Bytes(Cow::Borrowed(b)), span(io)))
+            }
+            Elem::Str { size: s, enc } => {
+                let t = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.text(n, enc)?
+                    }
+                    Size::Eos => io.text_eos(enc)?,
+                };
+                Ok((Val::Str(Cow::Borrowed(t)), span(io)))
+            }
+            Elem::Strz { enc } => {
+                let t = io.strz(enc)?;
+                Ok((Val::Str(Cow::Borrowed(t)), span(io)))
+            }
+            Elem::Contents(c) => {
+                io.magic(c)?;
+                Ok((Val::Unit, span(io)))
+            }
+            Elem::Sized {
+                ty,
+                args: a,
+                size: s,
+            } => {
+                let argv = args(io, a)?;
+                match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.sized(n, |io| self.read_type(io, *ty, &argv))
+                    }
+                    Size::Eos => self.read_type(io, *ty, &argv),
+                }
+            }
+            Elem::Switch(sw) => {
+                let on = fr.env(io, index, None).int(&sw.on)?;
+                for case in &sw.cases {
+                    if on == fr.env(io, index, None).int(&case.key)? {
+                        let argv = args(io, &case.args)?;
+                        let (v, p) = self.read_type(io, sw.variants[case.variant], &argv)?;
+                        return Ok((Val::Case(case.variant, Box::new(v)), p));
+                    }
+                }
+                Err(Error::new(
+                    ErrorKind::Switch,
+                    at,
+                    &sw.expected,
+                    on.to_string(),
+                ))
+            }
+            Elem::Bits(_) => Ok((Val::Absent, Pos::Absent)),
+        }
+    }
+
+    /// Consecutive bit fields: their bytes read once, each field's value taken from them, its
+    /// check made. Returns the bytes they took.
+    fn read_bits<'a>(&self, io: &mut Input<'a>, fr: &mut Frame<'_, 'a>, b: Bits) -> Result<Span> {
+        let first = &fr.tp.fields[b.first];
+        let (raw, group) = rt::field(first.id, || {
+            if let Some((ce, text)) = &first.offset {
+                let e = fr.env(io, 0, None).int(ce)?;
+                io.offset(fr.start, e, text)?;
+            }
+            let at = io.pos();
+            let raw = io.take(b.bytes, "bits")?;
+            let mut le = [0u8; 16];
+            le[..raw.len()].copy_from_slice(raw);
+            Ok((u128::from_le_bytes(le), Span::new(at, io.pos())))
+        })?;
+        for fi in b.first..b.first + b.count {
+            let fp = &fr.tp.fields[fi];
+            let bits = fp.bits.unwrap_or(b);
+            let mask = if bits.width >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << bits.width) - 1
+            };
+            let x = (raw >> bits.shift) & mask;
+            let v = if bits.width == 1 {
+                Val::Bool(x != 0)
+            } else {
+                Val::U(x as u64)
+            };
+            rt::field(fp.id, || refuse(fr, io, fp, &v, group.start, 0))?;
+            fr.vals.push(v);
+        }
+        Ok(group)
+    }
+
+    /// The refusing checks of one value of block type `ty` read from `b`, which starts at byte
+    /// `start` (`rt::pod::Block::check`).
+    fn check_block(&self, ty: usize, b: &[u8], start: u64) -> Result<()> {
+        let tp = &self.plan.types[ty];
+        let v = decode_block(tp, b);
+        let fields = v.fields();
+        for (fi, fp) in tp.fields.iter().enumerate() {
+            let Some(c) = &fp.valid else { continue };
+            if c.severity == rt::Severity::Warning {
+                continue;
+            }
+            let off = tp.fixed.as_ref().and_then(|f| f.get(fi)).map_or(0, |f| f.0);
+            rt::field(fp.id, || {
+                let env = Env {
+                    fields: &fields[..fi],
+                    start,
+                    ..Env::params(&[])
+                };
+                check::run(c, &fields[fi], &env, start + off)
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// A value of block type `tp` (numbers at fixed offsets) from its bytes.
+pub(crate) fn decode_block<'a>(tp: &TypePlan, b: &[u8]) -> Val<'a> {
+    let order = type_order(tp, &[], 0).unwrap_or(Endian::Little);
+    let fields = tp
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(fi, fp)| {
+            let off = tp.fixed.as_ref().and_then(|f| f.get(fi)).map_or(0, |f| f.0) as usize;
+            match (&fp.elem, b.get(off..)) {
+                (Elem::Prim(p), Some(rest)) if rest.len() >= usize::from(p.bytes) => {
+                    super::value::num(*p, prim_order(*p, order), rest)
+                }
+                _ => Val::Absent,
+            }
+        })
+        .collect();
+    Val::Struct(fields)
+}
+
+/// The refusing check of field `fp` on value `v` at `at` (a warning-level check is the
+/// warnings pass's).
+fn refuse<'a>(
+    fr: &Frame<'_, 'a>,
+    io: &Input<'_>,
+    fp: &FieldPlan,
+    v: &Val<'a>,
+    at: u64,
+    index: usize,
+) -> Result<()> {
+    match &fp.valid {
+        Some(c) if c.severity != rt::Severity::Warning => {
+            check::run(c, v, &fr.env(io, index, None), at)
+        }
+        _ => Ok(()),
+    }
+}
