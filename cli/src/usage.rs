@@ -42,22 +42,9 @@ pub struct Usage {
     problems: Vec<String>,
 }
 
-/// Why the spec a LAYOUT argument names cannot be read, as one line: `FILE:LINE:COLUMN:
-/// what is wrong` for a spec that does not load, `FILE: why` for one that cannot be read.
+/// [`meshspec_formats::layouts::spec_problem`], escaped for a terminal.
 pub fn spec_problem(arg: &str, e: &meshspec_formats::Error) -> String {
-    use meshspec_formats::ErrorKind;
-    let file = arg.rsplit_once('#').map_or(arg, |(f, _)| f);
-    let line = match e.kind {
-        ErrorKind::Input => e.found.clone(),
-        _ => format!("{file}: cannot be read: {}", e.found),
-    };
-    crate::escape::text(&line).into_owned()
-}
-
-/// Whether a LAYOUT argument names a spec file rather than a layout id.
-pub fn is_spec_path(arg: &str) -> bool {
-    let file = arg.rsplit_once('#').map_or(arg, |(f, _)| f);
-    file.ends_with(".ksy")
+    crate::escape::text(&meshspec_formats::layouts::spec_problem(arg, e)).into_owned()
 }
 
 /// The version the examples name.
@@ -74,7 +61,7 @@ impl Usage {
     /// The layout with id `id`, or the one a spec file gives (`FILE.ksy`, or `FILE.ksy#TYPE`
     /// for one of its types), read by the interpreter: no rebuild.
     pub fn layout(&mut self, id: &str) -> Option<&'static Entry> {
-        if is_spec_path(id) {
+        if meshspec_formats::layouts::is_spec_path(id) {
             return match Entry::interpreted(id) {
                 Ok(e) => Some(e),
                 Err(e) => {

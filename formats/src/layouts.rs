@@ -311,6 +311,24 @@ impl Entry {
     }
 }
 
+/// Why the spec a LAYOUT argument names (`FILE.ksy`, `FILE.ksy#TYPE`) could not be had, as
+/// one line: `FILE:LINE:COLUMN: what is wrong` for a spec that does not load (the error
+/// [`Entry::interpreted`] gives says it whole), `FILE: cannot be read: why` for a file that
+/// cannot be read.
+pub fn spec_problem(arg: &str, e: &Error) -> String {
+    let file = arg.rsplit_once('#').map_or(arg, |(f, _)| f);
+    match e.kind {
+        ErrorKind::Input => e.found.clone(),
+        _ => format!("{file}: cannot be read: {}", e.found),
+    }
+}
+
+/// Whether a LAYOUT argument names a spec file (`FILE.ksy`, `FILE.ksy#TYPE`) rather than a
+/// layout id.
+pub fn is_spec_path(arg: &str) -> bool {
+    arg.rsplit_once('#').map_or(arg, |(f, _)| f).ends_with(".ksy")
+}
+
 /// The text of the spec file `file`.
 fn spec_text(file: &str) -> Result<String> {
     std::fs::read_to_string(file).map_err(|e| {

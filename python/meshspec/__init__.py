@@ -3,7 +3,9 @@
 The same readers, verdicts, decoders and census as the ``meshspec`` command line (the Rust
 library, bound with PyO3): no second implementation. Data arguments take ``bytes``,
 ``bytearray``, ``memoryview`` or a path; options are keyword arguments with the command line's
-names (``winding``, ``unity_version``, ``ress``, ``skin_weights``, ``strict``, ``relations``).
+names (``winding``, ``unity_version``, ``unity_editor``, ``ress``, ``skin_weights``, ``strict``,
+``relations``). Wherever a function takes a layout id it also takes a spec file read at run
+time (``"my/format.ksy"``, ``"my/format.ksy#header"``), as :class:`Spec` does.
 Bad input raises :class:`Error` (a ``ValueError``) with the offset, field path, relation,
 expected and found; a usage mistake (an unknown layout, a missing option) raises a plain
 ``ValueError`` or ``TypeError``.
@@ -17,7 +19,7 @@ from ._errors import Error, Refused
 
 __all__ = [
     "Error", "Refused", "Verdict", "Mesh", "Primitive", "Skin", "MorphTarget",
-    "layouts", "check", "dump", "build", "meshes", "explain", "survey", "unity",
+    "layouts", "check", "dump", "build", "meshes", "explain", "survey", "unity", "Spec",
 ]
 
 Data = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
@@ -34,10 +36,11 @@ Skin = _native.Skin
 MorphTarget = _native.MorphTarget
 
 
-def layouts() -> List[Dict[str, Any]]:
+def layouts(spec: Optional[Union[str, "os.PathLike[str]"]] = None) -> List[Dict[str, Any]]:
     """Every layout: ``id``, ``description``, ``spec`` (its .ksy), ``params`` (the values it
-    needs, ``unity_version``) and ``needs_winding`` (whether geometry needs ``winding``)."""
-    return _native.layouts()
+    needs, ``unity_version``) and ``needs_winding`` (whether geometry needs ``winding``). With
+    ``spec``, every type of that spec file, each ``id`` the layout argument that names it."""
+    return _native.layouts(spec)
 
 
 # `check` is the native function itself (its docstring is there): a call over many small
@@ -86,6 +89,46 @@ def survey(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLik
     ``jobs`` threads). Ctrl-C (KeyboardInterrupt) stops it between files."""
     return _native.survey(paths, layout=layout, ext=ext, unity_version=unity_version,
                           relations=relations, strict=strict, jobs=jobs, cap=cap)
+
+
+class Spec:
+    """A spec file (``.ksy``) read at run time: the same readings, verdicts, dumps, builds and
+    census as a layout id gives, with no rebuild (``meshspec check FILE.ksy ...``). A spec that
+    is one of the project's own, byte for byte, reads as its layout; any other is interpreted.
+    ``type`` takes one of its types instead of its root. A spec that does not load raises
+    ``ValueError`` with its file, line and column."""
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"], type: Optional[str] = None) -> None:
+        self.path = os.fspath(path)
+        self.layout = self.path if type is None else f"{self.path}#{type}"
+        # Loads (and checks) the spec now: its types, each a layout argument.
+        self.types = [l["id"] for l in _native.layouts(self.path)]
+        if self.layout not in self.types:
+            raise ValueError(f"{self.path}: no type `{type}` (its types: {', '.join(self.types)})")
+
+    def __repr__(self) -> str:
+        return f"Spec({self.layout!r})"
+
+    def check(self, data: Data, **opts: Any) -> Verdict:
+        """:func:`check` with this spec."""
+        return check(self.layout, data, **opts)
+
+    def dump(self, data: Data, **opts: Any) -> Dict[str, Any]:
+        """:func:`dump` with this spec."""
+        return dump(self.layout, data, **opts)
+
+    def build(self, dump: Dict[str, Any], **opts: Any) -> bytes:
+        """:func:`build` with this spec."""
+        return build(self.layout, dump, **opts)
+
+    def explain(self, data: Data, **opts: Any) -> List[Dict[str, Any]]:
+        """:func:`explain` with this spec."""
+        return explain(self.layout, data, **opts)
+
+    def survey(self, paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+               **opts: Any) -> Dict[str, Any]:
+        """:func:`survey` of ``paths``, every file read with this spec."""
+        return survey(paths, layout=self.layout, **opts)
 
 
 from . import unity  # noqa: E402  (uses the names above)

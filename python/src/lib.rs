@@ -253,7 +253,13 @@ fn data<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<(Data<'py>, O
     }
 }
 
+/// The layout a LAYOUT argument names: a layout id, or a spec file read at run time
+/// (`FILE.ksy`, `FILE.ksy#TYPE`), as on the command line.
 fn entry(layout: &str) -> PyResult<&'static Entry> {
+    if ms::layouts::is_spec_path(layout) {
+        return Entry::interpreted(layout)
+            .map_err(|e| usage(ms::layouts::spec_problem(layout, &e)));
+    }
     ms::find(layout).ok_or_else(|| {
         let ids: Vec<&str> = ms::layouts::LAYOUTS.iter().map(|e| e.id).collect();
         usage(format!(
@@ -267,6 +273,7 @@ fn entry(layout: &str) -> PyResult<&'static Entry> {
 struct Given {
     winding: Option<String>,
     unity_version: Option<String>,
+    unity_editor: bool,
     ress: Option<PathBuf>,
     skin_weights: Option<String>,
     strict: bool,
@@ -331,6 +338,9 @@ impl Given {
             }
             None => {}
         }
+        if self.unity_editor {
+            ctx = ctx.with_param("unity_editor", 1);
+        }
         if let Some(e) = entry {
             if let Err(err) = e.args_ok(&ctx) {
                 return Err(usage(format!(
@@ -347,6 +357,7 @@ fn given(o: Option<&Bound<'_, PyDict>>) -> PyResult<Given> {
     let mut g = Given {
         winding: None,
         unity_version: None,
+        unity_editor: false,
         ress: None,
         skin_weights: None,
         strict: false,
@@ -361,13 +372,14 @@ fn given(o: Option<&Bound<'_, PyDict>>) -> PyResult<Given> {
         match key.as_str() {
             "winding" => g.winding = Some(v.extract()?),
             "unity_version" => g.unity_version = Some(v.extract()?),
+            "unity_editor" => g.unity_editor = v.is_truthy()?,
             "ress" => g.ress = Some(v.extract()?),
             "skin_weights" => g.skin_weights = Some(v.str()?.to_string()),
             "strict" => g.strict = v.is_truthy()?,
             "relations" => g.relations = Some(v.extract()?),
             other => {
                 return Err(PyTypeError::new_err(format!(
-                    "unexpected keyword argument '{other}' (options: winding, unity_version, ress, skin_weights, strict, relations)"
+                    "unexpected keyword argument '{other}' (options: winding, unity_version, unity_editor, ress, skin_weights, strict, relations)"
                 )))
             }
         }
@@ -401,14 +413,35 @@ fn call<'py>(
 // The functions.
 
 /// Every layout: id, description, spec file, the parameters it needs, whether geometry needs a
-/// winding.
+/// winding; with `spec`, every type of that spec file, its `id` the LAYOUT argument naming it
+/// (`FILE.ksy`, `FILE.ksy#TYPE`).
 #[pyfunction]
-fn layouts(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    let list: Vec<serde_json::Value> = ms::layouts::LAYOUTS
+#[pyo3(signature = (spec=None))]
+fn layouts(py: Python<'_>, spec: Option<PathBuf>) -> PyResult<Py<PyAny>> {
+    let listed: Vec<(String, &'static Entry)> = match spec {
+        None => ms::layouts::LAYOUTS
+            .iter()
+            .map(|e| (e.id.to_string(), e))
+            .collect(),
+        Some(path) => {
+            let file = path.to_string_lossy().into_owned();
+            let entries = Entry::of_spec(&file)
+                .map_err(|e| usage(ms::layouts::spec_problem(&file, &e)))?;
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| match i {
+                    0 => (file.clone(), e),
+                    _ => (format!("{file}#{}", e.info.name), e),
+                })
+                .collect()
+        }
+    };
+    let list: Vec<serde_json::Value> = listed
         .iter()
-        .map(|e| {
+        .map(|(id, e)| {
             serde_json::json!({
-                "id": e.id,
+                "id": id,
                 "description": e.description,
                 "spec": e.spec,
                 "params": e.params,
@@ -872,6 +905,7 @@ fn survey(
     let g = Given {
         winding: None,
         unity_version: None,
+        unity_editor: false,
         ress: None,
         skin_weights: None,
         strict,
