@@ -232,3 +232,59 @@ fn the_projects_own_spec_named_by_its_file_is_its_layout() {
     has(&t, "(relation `indices_name_vertices`), found 200");
     assert!(!t.contains("to decode the triangles"), "{t}");
 }
+
+/// The draft `unity typetree --ksy` writes from a file's type tree is itself a layout: the
+/// file's meshes, extracted, check and survey against it as written, each consumed exactly.
+#[test]
+fn the_draft_a_type_tree_gives_checks_and_surveys_the_files_meshes() {
+    let game = "corpus/unity/game.unity-serialized";
+    let d = scratch_dir("spec-draft");
+    let draft = d.join("mesh.ksy");
+    let out = meshspec(&["unity", "typetree", game, "--class", "Mesh", "--ksy"]);
+    code(&out, 0);
+    std::fs::write(&draft, &out.stdout).unwrap();
+    let objs = d.join("objects");
+    std::fs::create_dir(&objs).unwrap();
+    let listing = text(&meshspec(&["unity", "list", game]).stdout);
+    let ids: Vec<&str> = listing
+        .lines()
+        .filter(|l| l.contains("Mesh (43)"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(ids.len(), 5, "{listing}");
+    for id in &ids {
+        let o = objs.join(format!("{id}.mesh"));
+        let args = [
+            "unity",
+            "extract",
+            game,
+            "--path-id",
+            id,
+            "-o",
+            o.to_str().unwrap(),
+        ];
+        code(&meshspec(&args), 0);
+    }
+    let mut args = vec!["check", draft.to_str().unwrap()];
+    let meshes: Vec<String> = ids
+        .iter()
+        .map(|id| objs.join(format!("{id}.mesh")).display().to_string())
+        .collect();
+    args.extend(meshes.iter().map(String::as_str));
+    let out = meshspec(&args);
+    code(&out, 0);
+    assert_eq!(text(&out.stdout).matches(": ok\n").count(), 5);
+    let out = meshspec(&[
+        "survey",
+        "--layout",
+        draft.to_str().unwrap(),
+        objs.to_str().unwrap(),
+        "--json",
+    ]);
+    code(&out, 0);
+    let doc = json_of(&out);
+    let mesh = layout(&doc, "mesh");
+    assert_eq!(mesh["tried"], 5, "{mesh}");
+    assert_eq!(mesh["consumed_exactly"], 5, "{mesh}");
+    assert_eq!(mesh["passed"], 5, "{mesh}");
+}
