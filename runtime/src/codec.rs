@@ -289,38 +289,41 @@ pub fn variant_name<T: Variant>(v: &T) -> String {
 
 /// binrw's `BinRead`/`BinWrite` for a generated type, on top of its [`Codec`]: a stream is
 /// read from its position to its end, and left just after the value.
+#[macro_export]
 macro_rules! binrw_adapter {
     ($t:ty, $endian:expr) => {
-        impl ::binrw::BinRead for $t {
-            type Args<'a> = <$t as $crate::rt::Codec>::Args;
-            fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
+        impl $crate::binrw::BinRead for $t {
+            type Args<'a> = <$t as $crate::Codec>::Args;
+            fn read_options<R: $crate::binrw::io::Read + $crate::binrw::io::Seek>(
                 r: &mut R,
-                _endian: ::binrw::Endian,
+                _endian: $crate::binrw::Endian,
                 args: Self::Args<'_>,
-            ) -> ::binrw::BinResult<Self> {
-                $crate::rt::codec::binrw_read::<$t, R>(r, args)
+            ) -> $crate::binrw::BinResult<Self> {
+                $crate::codec::binrw_read::<$t, R>(r, args)
             }
         }
-        impl ::binrw::BinWrite for $t {
-            type Args<'a> = <$t as $crate::rt::Codec>::Args;
-            fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+        impl $crate::binrw::BinWrite for $t {
+            type Args<'a> = <$t as $crate::Codec>::Args;
+            fn write_options<W: $crate::binrw::io::Write + $crate::binrw::io::Seek>(
                 &self,
                 w: &mut W,
-                _endian: ::binrw::Endian,
+                _endian: $crate::binrw::Endian,
                 args: Self::Args<'_>,
-            ) -> ::binrw::BinResult<()> {
-                $crate::rt::codec::binrw_write::<$t, W>(self, w, args)
+            ) -> $crate::binrw::BinResult<()> {
+                $crate::codec::binrw_write::<$t, W>(self, w, args)
             }
         }
-        impl ::binrw::meta::ReadEndian for $t {
-            const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian($endian);
+        impl $crate::binrw::meta::ReadEndian for $t {
+            const ENDIAN: $crate::binrw::meta::EndianKind = $crate::binrw::meta::EndianKind::Endian($endian);
         }
-        impl ::binrw::meta::WriteEndian for $t {
-            const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian($endian);
+        impl $crate::binrw::meta::WriteEndian for $t {
+            const ENDIAN: $crate::binrw::meta::EndianKind = $crate::binrw::meta::EndianKind::Endian($endian);
         }
     };
 }
-pub(crate) use binrw_adapter;
+// Where generated code names it (`macro_export` puts it at the crate root).
+#[doc(inline)]
+pub use crate::binrw_adapter;
 
 #[doc(hidden)]
 pub fn binrw_read<T: Codec, R: binrw::io::Read + binrw::io::Seek>(
