@@ -326,7 +326,9 @@ pub fn spec_problem(arg: &str, e: &Error) -> String {
 /// Whether a LAYOUT argument names a spec file (`FILE.ksy`, `FILE.ksy#TYPE`) rather than a
 /// layout id.
 pub fn is_spec_path(arg: &str) -> bool {
-    arg.rsplit_once('#').map_or(arg, |(f, _)| f).ends_with(".ksy")
+    arg.rsplit_once('#')
+        .map_or(arg, |(f, _)| f)
+        .ends_with(".ksy")
 }
 
 /// The text of the spec file `file`.

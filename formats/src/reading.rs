@@ -242,11 +242,16 @@ impl<'a> Reading<'a> {
     }
 
     /// Every field's value shown to `visitor` in spec order (nothing when the structure does
-    /// not read), and the verdict: what `survey` tallies.
-    pub fn census(&self, visitor: &mut dyn Visitor) -> Verdict {
+    /// not read): what `survey` tallies.
+    pub fn visit(&self, visitor: &mut dyn Visitor) {
         if let Some(v) = &self.view {
             v.visit(visitor);
         }
+    }
+
+    /// [`Reading::visit`], and the verdict.
+    pub fn census(&self, visitor: &mut dyn Visitor) -> Verdict {
+        self.visit(visitor);
         self.verdict.clone()
     }
 

@@ -7,11 +7,13 @@
 //! (that is how the worker threads' results, and `survey --merge`, combine).
 
 use super::fields::{FieldStats, Fields};
-use super::value::{thousands, Value};
+use super::value::{Thousands, Value};
 use crate::layouts::Entry;
 use crate::rt::{Confidence, Error, ErrorKind, Rule, Severity};
 use crate::verdict::Verdict;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::fmt::Write;
 use std::path::Path;
 
 /// How many example files a group keeps (the first by name, so that runs agree).
@@ -246,6 +248,9 @@ impl LayoutReport {
         } else {
             self.failed += 1;
         }
+        if v.refused.is_none() && v.findings.is_empty() {
+            return;
+        }
         // Per group, this file's first finding and how many there were.
         let mut errors: BTreeMap<(String, String, bool), (u64, &Error)> = BTreeMap::new();
         let mut warnings = errors.clone();
@@ -324,16 +329,21 @@ impl LayoutReport {
 
     /// Adds the fields tallied by a visitor.
     pub fn add_fields(&mut self, f: Fields, cap: usize) {
-        for (path, s) in f.finish() {
-            self.add_field(path, s, cap);
-        }
+        self.merge_fields(f.finish(), cap);
     }
 
-    fn add_field(&mut self, path: String, s: FieldStats, cap: usize) {
-        match self.fields.get_mut(&path) {
-            Some(x) => x.merge(s, cap),
-            None => {
-                self.fields.insert(path, s);
+    /// Adds fields counted elsewhere.
+    fn merge_fields(&mut self, o: BTreeMap<String, FieldStats>, cap: usize) {
+        if self.fields.is_empty() {
+            self.fields = o;
+            return;
+        }
+        for (path, s) in o {
+            match self.fields.get_mut(&path) {
+                Some(x) => x.merge(s, cap),
+                None => {
+                    self.fields.insert(path, s);
+                }
             }
         }
     }
@@ -371,9 +381,7 @@ impl LayoutReport {
             }
         }
         self.relations.sort_by(|a, b| a.id.cmp(&b.id));
-        for (path, s) in o.fields {
-            self.add_field(path, s, cap);
-        }
+        self.merge_fields(o.fields, cap);
         self.promotions = vec![];
     }
 
@@ -381,9 +389,7 @@ impl LayoutReport {
     /// a list, whose length) was the same on every occurrence, in every file consumed exactly;
     /// a relation below proven never broken on any of them.
     pub fn promote(&mut self) {
-        for v in self.versions.values_mut() {
-            v.promote();
-        }
+        self.versions.par_iter_mut().for_each(|(_, v)| v.promote());
         // (Data arrays are not reported; one census may have seen only empty ones.)
         self.fields.retain(|_, f| !f.data);
         let n = self.consumed_exactly;
@@ -392,19 +398,32 @@ impl LayoutReport {
             self.promotions = out;
             return;
         }
+        // (What follows the value, written once for each number of occurrences: most
+        // fields occur once in every file.)
+        let mut tail: Option<(u64, String)> = None;
         for (path, s) in &self.fields {
             if s.files != n {
                 continue;
             }
-            let constant = |t: &super::tally::Tally, what: &str| {
-                t.constant().map(|v: &Value| {
-                    format!(
-                        "{what}{v} on every occurrence ({} in {} {})",
-                        thousands(s.occurrences),
-                        thousands(n),
-                        if n == 1 { "file" } else { "files" }
-                    )
-                })
+            let mut constant = |t: &super::tally::Tally, what: &str| {
+                let v: &Value = t.constant()?;
+                let tail = match &mut tail {
+                    Some((k, tail)) if *k == s.occurrences => tail,
+                    _ => {
+                        let words = format!(
+                            " on every occurrence ({} in {} {})",
+                            Thousands(s.occurrences),
+                            Thousands(n),
+                            if n == 1 { "file" } else { "files" }
+                        );
+                        &tail.insert((s.occurrences, words)).1
+                    }
+                };
+                let mut e = String::with_capacity(what.len() + 16 + tail.len());
+                e.push_str(what);
+                let _ = write!(e, "{v}");
+                e.push_str(tail);
+                Some(e)
             };
             let evidence = constant(&s.values, "")
                 .or_else(|| s.lengths.as_ref().and_then(|l| constant(l, "length ")));
@@ -425,7 +444,7 @@ impl LayoutReport {
                     confidence: r.confidence,
                     evidence: format!(
                         "never broken ({} {})",
-                        thousands(n),
+                        Thousands(n),
                         if n == 1 { "file" } else { "files" }
                     ),
                 });

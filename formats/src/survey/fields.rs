@@ -63,11 +63,12 @@ impl FieldStats {
 struct Node {
     info: &'static FieldInfo,
     parent: usize,
-    /// By the address of the child's `FieldInfo` (a `'static` table entry: the address is
-    /// only compared, as a key).
-    children: Vec<(usize, usize)>,
-    /// The child expected next (fields come in spec order).
-    cursor: usize,
+    /// Its first and last child and its next sibling, in the order they were met (0, the
+    /// root, for none). A child is known by its `FieldInfo`'s address (a `'static` table
+    /// entry).
+    first: usize,
+    last: usize,
+    next: usize,
     confidence: Confidence,
     /// Whether its values are tallied (below proven).
     tallied: bool,
@@ -75,6 +76,10 @@ struct Node {
     optional: bool,
     /// Whether it can hold fields of its own (not a number, bytes or text).
     nested: bool,
+    /// Whether `enter` skips it whatever it holds: a proven field of numbers, bytes or text,
+    /// or a field that reports nothing of its own and below which the spec's tables put no
+    /// field the census reports ([`reports_below`]).
+    skipped: bool,
     /// For a list: whether it is data, not looked into (`None` until its first element showed
     /// what its records hold).
     data: Option<bool>,
@@ -94,6 +99,9 @@ struct Tallies {
 /// Where the visit is: one frame per field entered.
 struct Frame {
     node: usize,
+    /// The child of `node` expected next, if any (fields come in spec order; each element
+    /// of a list starts again at the first).
+    expected: usize,
     /// Whether an optional field was said to be there.
     present: bool,
     len: u64,
@@ -104,15 +112,32 @@ pub struct Fields {
     nodes: Vec<Node>,
     /// Per node, in the same order.
     counted: Vec<Tallies>,
+    /// The field the visit is in (the root's frame between files).
+    here: Frame,
+    /// The frames of the fields around it, outermost first.
     stack: Vec<Frame>,
     file: u64,
     cap: usize,
+    /// Whether fields below which nothing is reported are skipped (always, but in a test
+    /// that compares with looking into everything).
+    skips: bool,
+    /// Whether two fields of one record have one id but not one type and confidence (two
+    /// switch cases' fields): then a path's first node decides what it reports, and censuses
+    /// are added up by path ([`Fields::merge`]).
+    twins: bool,
 }
 
 /// The spec's primitive types: a field of one of them holds no fields of its own.
 pub(super) fn holds_fields(ty: &str) -> bool {
-    let base = ty.split(' ').next().unwrap_or(ty);
-    let base = base.trim_end_matches('?').trim_end_matches("[]");
+    // The type's name: before its enum's, without `?` and `[]`.
+    let name = ty
+        .bytes()
+        .position(|b| b == b' ')
+        .map_or(ty, |end| &ty[..end]);
+    let mut base = name.trim_end_matches('?');
+    while let Some(b) = base.strip_suffix("[]") {
+        base = b;
+    }
     let number = |p: &str| {
         base.strip_prefix(p)
             .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
@@ -124,9 +149,44 @@ pub(super) fn holds_fields(ty: &str) -> bool {
         || matches!(base, "bytes" | "str" | "strz" | "contents"))
 }
 
+/// Whether a field of type `ty` (as the spec writes it) is a list.
+fn is_list(ty: &str) -> bool {
+    ty.as_bytes().windows(2).any(|w| w == b"[]")
+}
+
+/// Whether the census can report a field below `info` (a field that holds fields, of
+/// `confidence`), from the spec's tables alone: a field below proven that holds a value, a
+/// list's lengths or an optional field's presence. A switch's cases are not in the tables,
+/// nor a type inside itself: below those it assumes so.
+fn reports_below(
+    info: &'static FieldInfo,
+    confidence: Confidence,
+    inside: &mut Vec<&'static TypeInfo>,
+) -> bool {
+    let Some(nested) = info.of else {
+        return true;
+    };
+    let ty = (nested.info)();
+    if inside.iter().any(|t| std::ptr::eq(*t, ty)) {
+        return true;
+    }
+    inside.push(ty);
+    let any = ty.fields.iter().any(|f| {
+        let confidence = f.confidence.unwrap_or(confidence);
+        let tallied = confidence != Confidence::Proven;
+        if !holds_fields(f.ty) {
+            return tallied;
+        }
+        let holds_value = is_list(f.ty) || f.ty.ends_with('?');
+        (tallied && holds_value) || reports_below(f, confidence, inside)
+    });
+    inside.pop();
+    any
+}
+
 /// A field of id `id`, type `ty` and `confidence` that the spec says nothing else of: the root
 /// of the tallies, and fields for tests.
-const fn bare_field(
+pub(super) const fn bare_field(
     id: &'static str,
     ty: &'static str,
     confidence: Option<Confidence>,
@@ -153,74 +213,116 @@ impl Fields {
     pub fn new(root: &'static TypeInfo, cap: usize) -> Fields {
         static ROOT: FieldInfo = bare_field("", "", None);
         let confidence = root.confidence.unwrap_or(Confidence::Unknown);
+        // (Room for a layout's usual number of field paths from the start.)
+        let mut nodes = Vec::with_capacity(256);
+        nodes.push(Node {
+            info: &ROOT,
+            parent: 0,
+            first: 0,
+            last: 0,
+            next: 0,
+            confidence,
+            tallied: false,
+            list: false,
+            optional: false,
+            nested: true,
+            skipped: false,
+            data: Some(false),
+            file: 0,
+            files: 0,
+            occurrences: 0,
+        });
+        let mut counted = Vec::with_capacity(nodes.capacity());
+        counted.push(Tallies::default());
         Fields {
-            nodes: vec![Node {
-                info: &ROOT,
-                parent: 0,
-                children: vec![],
-                cursor: 0,
-                confidence,
-                tallied: false,
-                list: false,
-                optional: false,
-                nested: true,
-                data: Some(false),
-                file: 0,
-                files: 0,
-                occurrences: 0,
-            }],
-            counted: vec![Tallies::default()],
-            stack: vec![Frame {
+            nodes,
+            counted,
+            here: Frame {
                 node: 0,
+                expected: 0,
                 present: false,
                 len: 0,
-            }],
+            },
+            stack: vec![],
             file: 0,
             cap,
+            skips: true,
+            twins: false,
         }
     }
 
     /// Starts the next file.
     pub fn next_file(&mut self) {
         self.file += 1;
-        self.stack.truncate(1);
+        self.here = self.frame(0);
+        self.stack.clear();
     }
 
+    /// A frame for entering `node`.
+    fn frame(&self, node: usize) -> Frame {
+        Frame {
+            node,
+            expected: self.nodes[node].first,
+            present: false,
+            len: 0,
+        }
+    }
+
+    /// The node of `info` under the current one.
     #[inline]
-    fn child(&mut self, parent: usize, info: &'static FieldInfo) -> usize {
-        let key = std::ptr::from_ref(info) as usize;
-        let p = &mut self.nodes[parent];
-        if let Some(&(k, id)) = p.children.get(p.cursor) {
-            if k == key {
-                p.cursor += 1;
-                return id;
-            }
+    fn child(&mut self, info: &'static FieldInfo) -> usize {
+        let c = self.here.expected;
+        if c != 0 && std::ptr::eq(self.nodes[c].info, info) {
+            self.here.expected = self.nodes[c].next;
+            return c;
         }
-        if let Some(at) = p.children.iter().position(|(k, _)| *k == key) {
-            p.cursor = at + 1;
-            return p.children[at].1;
+        self.find_child(info)
+    }
+
+    /// [`Fields::child`] for a field out of the expected order, or met for the first time.
+    #[inline(never)]
+    fn find_child(&mut self, info: &'static FieldInfo) -> usize {
+        let parent = self.here.node;
+        let mut c = self.nodes[parent].first;
+        while c != 0 && !std::ptr::eq(self.nodes[c].info, info) {
+            c = self.nodes[c].next;
         }
-        self.add_child(parent, info, key)
+        if c == 0 {
+            c = self.add_child(parent, info);
+        }
+        self.here.expected = self.nodes[c].next;
+        c
     }
 
     /// A field path met for the first time.
     #[cold]
     #[inline(never)]
-    fn add_child(&mut self, parent: usize, info: &'static FieldInfo, key: usize) -> usize {
+    fn add_child(&mut self, parent: usize, info: &'static FieldInfo) -> usize {
         let confidence = info.confidence.unwrap_or(self.nodes[parent].confidence);
         let id = self.nodes.len();
-        let list = info.ty.contains("[]");
+        let list = is_list(info.ty);
+        let optional = info.ty.ends_with('?');
         let nested = holds_fields(info.ty);
+        let tallied = confidence != Confidence::Proven;
+        // (A nested record that is always there holds no value of its own.)
+        let holds_value = tallied && (list || optional);
+        let skipped = if nested {
+            self.skips && !holds_value && !reports_below(info, confidence, &mut vec![])
+        } else {
+            !tallied
+        };
         self.nodes.push(Node {
             info,
             parent,
-            children: vec![],
-            cursor: 0,
+            first: 0,
+            last: 0,
+            next: 0,
             confidence,
-            tallied: confidence != Confidence::Proven,
+            tallied,
             list,
-            optional: info.ty.ends_with('?'),
+            optional,
             nested,
+            skipped,
             data: match (list, nested) {
                 (false, _) => Some(false),
                 (true, false) => Some(confidence != Confidence::Unknown),
@@ -231,10 +333,98 @@ impl Fields {
             occurrences: 0,
         });
         self.counted.push(Tallies::default());
-        let p = &mut self.nodes[parent];
-        p.children.push((key, id));
-        p.cursor = p.children.len();
+        let twin = self.twin(parent, info, confidence);
+        self.twins |= twin;
+        self.attach(id);
         id
+    }
+
+    /// Whether a child of `parent` has the id of `info` but not its type or `confidence`.
+    fn twin(&self, parent: usize, info: &FieldInfo, confidence: Confidence) -> bool {
+        self.kids(parent).any(|k| {
+            let n = &self.nodes[k];
+            n.info.id == info.id && (n.info.ty != info.ty || n.confidence != confidence)
+        })
+    }
+
+    /// The children of `node`, in the order they were met.
+    fn kids(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(self.nodes[node].first), |&k| Some(self.nodes[k].next))
+            .take_while(|&k| k != 0)
+    }
+
+    /// Makes the node `id` the last child of its parent.
+    fn attach(&mut self, id: usize) {
+        let parent = self.nodes[id].parent;
+        match self.nodes[parent].last {
+            0 => self.nodes[parent].first = id,
+            last => self.nodes[last].next = id,
+        }
+        self.nodes[parent].last = id;
+    }
+
+    /// Adds the census `o` of other files of the same layout, node by node: what
+    /// [`Fields::finish`] then reports is what the two would report added up by path. Not
+    /// where a path can be two fields' of different types or confidences (in either census,
+    /// or in both together), whose first met decides what the path reports: `o` comes back.
+    pub fn merge(&mut self, o: Fields) -> Result<(), Box<Fields>> {
+        if self.twins || o.twins || self.cap != o.cap || self.skips != o.skips {
+            return Err(Box::new(o));
+        }
+        // Where each of `o`'s nodes goes: a node met in both, or a new one (numbered on).
+        let known = self.nodes.len();
+        let mut to = vec![0; o.nodes.len()];
+        let mut next = known;
+        for (i, b) in o.nodes.iter().enumerate().skip(1) {
+            let parent = to[b.parent];
+            let met = match parent < known {
+                true => self
+                    .kids(parent)
+                    .find(|&k| std::ptr::eq(self.nodes[k].info, b.info)),
+                false => None,
+            };
+            to[i] = match met {
+                Some(k) => k,
+                None if parent < known && self.twin(parent, b.info, b.confidence) => {
+                    return Err(Box::new(o));
+                }
+                None => {
+                    next += 1;
+                    next - 1
+                }
+            };
+        }
+        // (`o`'s files are numbered after these.)
+        let files = self.file;
+        let shift = |file: u64| if file == 0 { 0 } else { file + files };
+        let cap = self.cap;
+        for (i, (mut b, t)) in o.nodes.into_iter().zip(o.counted).enumerate().skip(1) {
+            let m = to[i];
+            if m < known {
+                let a = &mut self.nodes[m];
+                a.files += b.files;
+                a.occurrences += b.occurrences;
+                a.file = a.file.max(shift(b.file));
+                a.data = match (a.data, b.data) {
+                    (Some(true), _) | (_, Some(true)) => Some(true),
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (None, None) => None,
+                };
+                let c = &mut self.counted[m];
+                c.values.merge(t.values, cap);
+                c.lengths.merge(t.lengths, cap);
+            } else {
+                b.parent = to[b.parent];
+                (b.first, b.last, b.next) = (0, 0, 0);
+                b.file = shift(b.file);
+                debug_assert_eq!(m, self.nodes.len());
+                self.nodes.push(b);
+                self.counted.push(t);
+                self.attach(m);
+            }
+        }
+        self.file += o.file;
+        Ok(())
     }
 
     /// Every node's path, with `[]` after lists (a node comes after its parent, so each path
@@ -263,17 +453,29 @@ impl Fields {
 
     /// Every field met, by path (`bones[].name_hash`), with what was counted; fields of two
     /// switch cases with the same path are counted together.
-    pub fn finish(self) -> BTreeMap<String, FieldStats> {
-        let mut out: BTreeMap<String, FieldStats> = BTreeMap::new();
+    pub fn finish(mut self) -> BTreeMap<String, FieldStats> {
         let cap = self.cap;
-        let paths = self.paths();
-        for ((path, n), c) in paths.into_iter().zip(self.nodes).zip(self.counted).skip(1) {
-            // (A nested record that is always there holds no value of its own: its fields
-            // have theirs.)
-            let holds_nothing = n.nested && !n.list && !n.optional;
-            if !n.tallied || n.occurrences == 0 || holds_nothing {
-                continue;
-            }
+        // The reported nodes by path, the first met first among equal paths (the others are
+        // added to it).
+        let mut reported: Vec<(String, usize)> = self
+            .paths()
+            .into_iter()
+            .enumerate()
+            .skip(1)
+            .filter(|&(i, _)| {
+                let n = &self.nodes[i];
+                // (A nested record that is always there holds no value of its own: its
+                // fields have theirs.)
+                let holds_nothing = n.nested && !n.list && !n.optional;
+                n.tallied && n.occurrences > 0 && !holds_nothing
+            })
+            .map(|(i, path)| (path, i))
+            .collect();
+        reported.sort_unstable();
+        let mut out: Vec<(String, FieldStats)> = Vec::with_capacity(reported.len());
+        for (path, i) in reported {
+            let n = &self.nodes[i];
+            let c = std::mem::take(&mut self.counted[i]);
             let stats = FieldStats {
                 ty: n.info.ty.to_string(),
                 confidence: n.confidence,
@@ -283,14 +485,12 @@ impl Fields {
                 lengths: n.list.then_some(c.lengths),
                 data: n.data == Some(true),
             };
-            match out.get_mut(&path) {
-                Some(s) => s.merge(stats, cap),
-                None => {
-                    out.insert(path, stats);
-                }
+            match out.last_mut() {
+                Some((p, s)) if *p == path => s.merge(stats, cap),
+                _ => out.push((path, stats)),
             }
         }
-        out
+        out.into_iter().collect()
     }
 }
 
@@ -299,7 +499,7 @@ impl Fields {
     /// records are flat and none of their fields is unknown. If so, what the element added is
     /// taken back.
     fn decide(&mut self, node: usize) {
-        let kids: Vec<usize> = self.nodes[node].children.iter().map(|c| c.1).collect();
+        let kids: Vec<usize> = self.kids(node).collect();
         let flat = kids.iter().all(|&k| !self.nodes[k].nested);
         let unknown = kids
             .iter()
@@ -314,19 +514,6 @@ impl Fields {
                 self.counted[k] = Tallies::default();
             }
         }
-    }
-}
-
-impl Fields {
-    /// The node of `field` under the current one, unless the current one is a data array
-    /// (whose elements are not looked into).
-    #[inline]
-    fn meet(&mut self, field: &'static FieldInfo) -> Option<usize> {
-        let parent = self.stack.last()?.node;
-        if self.nodes[parent].data == Some(true) {
-            return None;
-        }
-        Some(self.child(parent, field))
     }
 
     /// Counts one occurrence of the tallied node `id` in the current file.
@@ -348,49 +535,40 @@ impl Visitor for Fields {
     }
 
     fn enter(&mut self, field: &'static FieldInfo) -> bool {
-        let Some(id) = self.meet(field) else {
-            return false;
-        };
+        // (No field is met below a data array: its elements are not looked into.)
+        let id = self.child(field);
         let n = &self.nodes[id];
-        // A proven field of numbers, bytes or text holds nothing to tally, and a data array
-        // is not looked into.
-        if (!n.tallied && !n.nested) || n.data == Some(true) {
+        // A field that holds nothing to tally is not looked into, nor is a data array.
+        if n.skipped || n.data == Some(true) {
             return false;
         }
         if n.tallied {
             self.occurs(id);
         }
-        self.stack.push(Frame {
-            node: id,
-            present: false,
-            len: 0,
-        });
+        let inner = self.frame(id);
+        self.stack.push(std::mem::replace(&mut self.here, inner));
         true
     }
 
     fn leaf(&mut self, field: &'static FieldInfo, v: Scalar<'_>) {
         // `enter`, `value` and `leave` of a value that is always there, without the frame.
-        let Some(id) = self.meet(field).filter(|&id| self.nodes[id].tallied) else {
-            return;
-        };
-        self.occurs(id);
-        self.counted[id].values.add_scalar(v, self.cap);
-    }
-
-    #[inline]
-    fn present(&mut self) {
-        if let Some(f) = self.stack.last_mut() {
-            f.present = true;
+        let id = self.child(field);
+        if self.nodes[id].tallied {
+            self.occurs(id);
+            self.counted[id].values.add_scalar(v, self.cap);
         }
     }
 
     #[inline]
+    fn present(&mut self) {
+        self.here.present = true;
+    }
+
+    #[inline]
     fn index(&mut self, i: usize) -> bool {
-        let Some(f) = self.stack.last_mut() else {
-            return true;
-        };
-        f.len += 1;
-        let node = f.node;
+        let node = self.here.node;
+        self.here.len += 1;
+        self.here.expected = self.nodes[node].first;
         // The second element begins: the first showed every field of the records.
         if i == 1 && self.nodes[node].data.is_none() {
             self.decide(node);
@@ -402,15 +580,17 @@ impl Visitor for Fields {
 
     #[inline]
     fn value(&mut self, v: Scalar<'_>) {
-        if let Some(f) = self.stack.last() {
-            if self.nodes[f.node].tallied {
-                self.counted[f.node].values.add_scalar(v, self.cap);
-            }
+        let node = self.here.node;
+        if self.nodes[node].tallied {
+            self.counted[node].values.add_scalar(v, self.cap);
         }
     }
 
     fn leave(&mut self) {
-        let Some(f) = self.stack.pop() else { return };
+        let Some(outer) = self.stack.pop() else {
+            return;
+        };
+        let f = std::mem::replace(&mut self.here, outer);
         if f.len == 1 && self.nodes[f.node].data.is_none() {
             self.decide(f.node);
         }
@@ -434,6 +614,7 @@ mod tests {
     use super::{bare_field, holds_fields, Fields};
     use crate::rt::{Confidence, FieldInfo, Scalar, TypeInfo, Visitor};
     use crate::survey::value::Value;
+    use std::collections::BTreeMap;
 
     const fn field(id: &'static str, ty: &'static str, c: Confidence) -> FieldInfo {
         bare_field(id, ty, Some(c))
@@ -471,6 +652,147 @@ mod tests {
         let flag: Vec<(&Value, u64)> = stats["flag"].values.kept().collect();
         assert_eq!(flag, [(&Value::U(0), 2), (&Value::U(1), 1)]);
         assert_eq!((stats["flag"].files, stats["flag"].occurrences), (3, 3));
+    }
+
+    /// Every shipped corpus file (and Unity's meshes, when the shared corpus is there) that
+    /// a layout's extension names, shown to `visit` with its layout, in name order.
+    fn each_corpus_file(
+        mut visit: impl FnMut(&'static crate::Entry, &crate::reading::Reading<'_>),
+    ) {
+        use crate::survey::walk;
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut dirs = vec![repo.join("corpus")];
+        dirs.extend(Some(repo.join("../shared/corpus/unity/meshes")).filter(|p| p.is_dir()));
+        for f in walk::files(&dirs, None) {
+            let walk::Found::File(f) = f else { continue };
+            let Some(entry) = crate::find(&walk::extension(&f)) else {
+                continue;
+            };
+            let mut ctx = crate::Context::new();
+            let version = walk::version_folder(&f);
+            if let Some(v) = version.filter(|_| entry.params.contains(&"unity_version")) {
+                ctx = ctx.with_param("unity_version", v);
+            }
+            let bytes = std::fs::read(&f).unwrap();
+            visit(entry, &entry.read(&bytes, &ctx));
+        }
+    }
+
+    /// Skipping the fields below which the spec's tables put nothing the census reports
+    /// changes no tally: every layout's fields over the corpus come out as when every field
+    /// is looked into.
+    #[test]
+    fn fields_that_report_nothing_below_are_skipped_without_changing_a_tally() {
+        let mut by_layout: BTreeMap<&str, [Fields; 2]> = BTreeMap::new();
+        each_corpus_file(|entry, reading| {
+            let both = by_layout.entry(entry.id).or_insert_with(|| {
+                let mut everything = Fields::new(entry.info, 8);
+                everything.skips = false;
+                [Fields::new(entry.info, 8), everything]
+            });
+            for fields in both.iter_mut() {
+                fields.next_file();
+                reading.visit(fields);
+            }
+        });
+        assert!(by_layout.len() >= 3, "{:?}", by_layout.keys());
+        let mut fewer = 0;
+        for (id, [skipping, everything]) in by_layout {
+            assert!(skipping.nodes.len() <= everything.nodes.len(), "{id}");
+            fewer += usize::from(skipping.nodes.len() < everything.nodes.len());
+            let (a, b) = (skipping.finish(), everything.finish());
+            assert!(!b.is_empty(), "{id}");
+            assert_eq!(a, b, "{id}");
+        }
+        assert!(fewer >= 2, "{fewer} layouts skip a field");
+    }
+
+    /// Two censuses added up node by node report what they report finished apart and added
+    /// up by path: every layout's files split in two (every other file, and halves).
+    #[test]
+    fn censuses_merged_node_by_node_report_what_they_report_added_by_path() {
+        let mut files: BTreeMap<&str, usize> = BTreeMap::new();
+        each_corpus_file(|entry, _| *files.entry(entry.id).or_default() += 1);
+        for split in [0, 1] {
+            let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+            let mut by_layout: BTreeMap<&str, [Fields; 4]> = BTreeMap::new();
+            each_corpus_file(|entry, reading| {
+                let i = seen.entry(entry.id).or_default();
+                let second = match split {
+                    0 => *i % 2 == 1,
+                    _ => *i >= files[entry.id] / 2,
+                };
+                *i += 1;
+                let censuses = by_layout
+                    .entry(entry.id)
+                    .or_insert_with(|| std::array::from_fn(|_| Fields::new(entry.info, 3)));
+                // (Two to merge node by node, two to add up by path.)
+                for k in [usize::from(second), 2 + usize::from(second)] {
+                    censuses[k].next_file();
+                    reading.visit(&mut censuses[k]);
+                }
+            });
+            assert!(by_layout.len() >= 3, "{:?}", by_layout.keys());
+            let mut merged = 0;
+            for (id, [mut a, b, c, d]) in by_layout {
+                // (Not where switch cases have fields of one id and different types: those go
+                // by path, as `fields_of_one_id_are_added_up_by_path` shows.)
+                if a.merge(b).is_err() {
+                    continue;
+                }
+                merged += 1;
+                let mut by_path = c.finish();
+                for (path, s) in d.finish() {
+                    match by_path.get_mut(&path) {
+                        Some(x) => x.merge(s, 3),
+                        None => {
+                            by_path.insert(path, s);
+                        }
+                    }
+                }
+                let nodes = a.finish();
+                assert!(!nodes.is_empty(), "{id}");
+                assert_eq!(nodes, by_path, "{id}, split {split}");
+            }
+            assert!(merged >= 2, "{merged} layouts merged node by node");
+        }
+    }
+
+    /// A path that two fields could take (two switch cases' fields of one id) is not merged
+    /// node by node: whichever census holds them, or when each holds one.
+    #[test]
+    fn fields_of_one_id_are_added_up_by_path() {
+        static A: FieldInfo = field("x", "u1", Confidence::Unknown);
+        static B: FieldInfo = field("x", "u2", Confidence::Unknown);
+        static C: FieldInfo = field("y", "u2", Confidence::Unknown);
+        static ROOT: TypeInfo = TypeInfo {
+            name: "root",
+            doc: "",
+            confidence: Some(Confidence::Proven),
+            params: &[],
+            fields: &[],
+        };
+        let census = |fields: &[&'static FieldInfo]| {
+            let mut f = Fields::new(&ROOT, 8);
+            f.next_file();
+            for &x in fields {
+                f.leaf(x, Scalar::U(1));
+            }
+            f
+        };
+        static D: FieldInfo = field("x", "u1", Confidence::Unknown);
+        assert!(census(&[&A, &B]).twins);
+        // (Fields of one id, type and confidence report alike whichever is first.)
+        assert!(!census(&[&A, &D]).twins);
+        assert!(census(&[&A]).merge(census(&[&D, &B])).is_err());
+        assert!(census(&[&A, &C]).merge(census(&[&D])).is_ok());
+        assert!(census(&[&A, &C]).merge(census(&[&A, &B])).is_err());
+        assert!(census(&[&A, &C]).merge(census(&[&B])).is_err());
+        let mut both = census(&[&A, &C]);
+        assert!(both.merge(census(&[&C])).is_ok());
+        let stats = both.finish();
+        assert_eq!((stats["y"].files, stats["y"].occurrences), (2, 2));
+        assert_eq!((stats["x"].files, stats["x"].occurrences), (1, 1));
     }
 
     #[test]

@@ -128,8 +128,12 @@ impl Progress for () {
     fn done(&self, _: u64) {}
 }
 
-/// One layout's files of one extension, as a worker sees them.
+/// One layout's files of one extension and editor version, as a worker sees them.
 struct Slot {
+    layout: &'static str,
+    ext: String,
+    /// Empty for a layout read without one.
+    version: String,
     report: LayoutReport,
     fields: Fields,
     /// Whether its files count whatever happens (rule 2, or `--ext`).
@@ -141,14 +145,50 @@ struct Slot {
 struct Work {
     files: u64,
     bytes: u64,
-    /// By layout, then extension, then editor version (empty for a layout read without one).
-    slots: BTreeMap<&'static str, BTreeMap<String, BTreeMap<String, Slot>>>,
+    /// In the order first met.
+    slots: Vec<Slot>,
+    /// The slot used last (files of a folder share one).
+    last: usize,
     skipped: Vec<Skipped>,
 }
 
-/// One layout's files of one extension in several workers' censuses: each version's census
-/// (the fields tallied), and whether the extension always counts.
-type Counted = (BTreeMap<String, LayoutReport>, bool);
+/// One layout's files of one extension and version in several workers' censuses: what was
+/// found, and the fields tallied, kept apart while the workers' can be added up node by node
+/// ([`Fields::merge`]).
+struct Census {
+    report: LayoutReport,
+    fields: Option<Fields>,
+}
+
+impl Census {
+    /// Adds the fields kept apart into the report.
+    fn settle(&mut self, cap: usize) {
+        if let Some(f) = self.fields.take() {
+            self.report.add_fields(f, cap);
+        }
+    }
+
+    /// Adds another worker's census: the fields node by node while both are apart and can
+    /// be, else by path (this one's first).
+    fn merge(&mut self, mut o: Census, cap: usize) {
+        let merged = match (&mut self.fields, o.fields.take()) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs).map_err(|t| o.fields = Some(*t)),
+            (_, theirs) => {
+                o.fields = theirs;
+                Err(())
+            }
+        };
+        if merged.is_err() {
+            self.settle(cap);
+            o.settle(cap);
+        }
+        self.report.merge(o.report, cap);
+    }
+}
+
+/// One layout's files of one extension in several workers' censuses: each version's census,
+/// and whether the extension always counts.
+type Counted = (BTreeMap<String, Census>, bool);
 
 /// Several workers' censuses, by layout and extension.
 #[derive(Default)]
@@ -300,22 +340,24 @@ fn context(entry: &Entry, path: &Path, o: &Options) -> Result<Context, Error> {
 
 impl Work {
     fn slot(&mut self, entry: &'static Entry, ext: &str, version: &str, o: &Options) -> &mut Slot {
-        let by_ext = self.slots.entry(entry.id).or_default();
-        if !by_ext.contains_key(ext) {
-            by_ext.insert(ext.to_string(), BTreeMap::new());
+        let is = |s: &Slot| s.layout == entry.id && s.ext == ext && s.version == version;
+        if !self.slots.get(self.last).is_some_and(is) {
+            self.last = match self.slots.iter().position(is) {
+                Some(i) => i,
+                None => {
+                    self.slots.push(Slot {
+                        layout: entry.id,
+                        ext: ext.to_string(),
+                        version: version.to_string(),
+                        report: LayoutReport::new(entry),
+                        fields: Fields::new(entry.info, o.cap),
+                        forced: o.ext.is_some() || ext == entry.id || ext == IN_GAME_FILES,
+                    });
+                    self.slots.len() - 1
+                }
+            };
         }
-        let by_version = by_ext.get_mut(ext).expect("inserted above");
-        if !by_version.contains_key(version) {
-            by_version.insert(
-                version.to_string(),
-                Slot {
-                    report: LayoutReport::new(entry),
-                    fields: Fields::new(entry.info, o.cap),
-                    forced: o.ext.is_some() || ext == entry.id || ext == IN_GAME_FILES,
-                },
-            );
-        }
-        by_version.get_mut(version).expect("inserted above")
+        &mut self.slots[self.last]
     }
 
     fn take(&mut self, found: walk::Found, o: &Options, progress: &dyn Progress) {
@@ -390,8 +432,8 @@ impl Work {
                 let slot = self.slot(entry, &ext, &version_key(entry, &ctx), o);
                 slot.fields.next_file();
                 let mut reading = entry.read(&bytes, &ctx);
-                let v = reading.census(&mut slot.fields);
-                slot.report.record(path, size, &v);
+                reading.visit(&mut slot.fields);
+                slot.report.record(path, size, &reading.verdict);
                 // A game file's objects, from what its container's checks unpacked.
                 if game::is_game_file(&bytes) {
                     let opened = GameFile::from_reading(path, &mut reading, bytes.clone());
@@ -465,19 +507,16 @@ impl Work {
             .copied()
     }
 
-    fn finish(self, cap: usize) -> Partial {
-        let mut slots = BTreeMap::new();
-        for (id, by_ext) in self.slots {
-            for (ext, by_version) in by_ext {
-                let mut forced = false;
-                let mut reports = BTreeMap::new();
-                for (v, mut s) in by_version {
-                    s.report.add_fields(s.fields, cap);
-                    forced |= s.forced;
-                    reports.insert(v, s.report);
-                }
-                slots.insert((id, ext), (reports, forced));
-            }
+    fn finish(self) -> Partial {
+        let mut slots: BTreeMap<(&'static str, String), Counted> = BTreeMap::new();
+        for s in self.slots {
+            let (reports, forced) = slots.entry((s.layout, s.ext)).or_default();
+            *forced |= s.forced;
+            let census = Census {
+                report: s.report,
+                fields: Some(s.fields),
+            };
+            reports.insert(s.version, census);
         }
         Partial {
             files: self.files,
@@ -495,16 +534,30 @@ impl Partial {
         for s in o.skipped {
             report::add_skipped(&mut self.skipped, s);
         }
+        // The censuses both hold are added up each on its own, on every thread.
+        let mut both = vec![];
         for (k, (reports, forced)) in o.slots {
-            let (into, f) = self.slots.entry(k).or_default();
+            let (into, f) = self.slots.entry(k.clone()).or_default();
             *f |= forced;
             for (v, r) in reports {
-                match into.get_mut(&v) {
-                    Some(x) => x.merge(r, cap),
+                match into.remove(&v) {
+                    Some(mine) => both.push((k.clone(), v, mine, r)),
                     None => {
                         into.insert(v, r);
                     }
                 }
+            }
+        }
+        let added: Vec<_> = both
+            .into_par_iter()
+            .map(|(k, v, mut mine, r)| {
+                mine.merge(r, cap);
+                (k, v, mine)
+            })
+            .collect();
+        for (k, v, r) in added {
+            if let Some((into, _)) = self.slots.get_mut(&k) {
+                into.insert(v, r);
             }
         }
         self
@@ -515,12 +568,13 @@ impl Partial {
     /// which are skipped.
     fn finish(self, cap: usize) -> Report {
         let mut skipped = self.skipped;
-        let mut layouts: BTreeMap<&'static str, LayoutReport> = BTreeMap::new();
+        // Each layout's censuses, in order.
+        let mut censuses: BTreeMap<&'static str, Vec<(String, Census)>> = BTreeMap::new();
         for ((id, ext), (reports, forced)) in self.slots {
-            if !forced && reports.values().all(|r| r.parsed == 0) {
+            if !forced && reports.values().all(|c| c.report.parsed == 0) {
                 let examples = reports
                     .values()
-                    .flat_map(|r| r.failures.iter())
+                    .flat_map(|c| c.report.failures.iter())
                     .flat_map(|g| g.examples.iter().cloned())
                     .collect();
                 report::add_skipped(
@@ -528,30 +582,40 @@ impl Partial {
                     Skipped {
                         extension: ext.clone(),
                         reason: format!("no file of this extension reads as {id}"),
-                        files: reports.values().map(|r| r.tried).sum(),
+                        files: reports.values().map(|c| c.report.tried).sum(),
                         examples,
                     },
                 );
                 // (add_skipped sorts and trims the examples.)
                 continue;
             }
-            for (v, r) in reports {
-                let mut total = r.clone();
-                if !v.is_empty() {
-                    total.versions.insert(v, r);
-                }
-                match layouts.get_mut(id) {
-                    Some(x) => x.merge(total, cap),
-                    None => {
-                        layouts.insert(id, total);
-                    }
-                }
-            }
+            censuses.entry(id).or_default().extend(reports);
         }
-        let mut layouts: Vec<LayoutReport> = layouts.into_values().collect();
-        for l in &mut layouts {
-            l.promote();
-        }
+        // The layouts, and the censuses of each, added up on every thread.
+        let layouts: Vec<LayoutReport> = censuses
+            .into_par_iter()
+            .filter_map(|(_, reports)| {
+                let mut l = reports
+                    .into_par_iter()
+                    .map(|(v, mut c)| {
+                        c.settle(cap);
+                        let r = c.report;
+                        // (A version's census is kept as it is, beside the layout's total.)
+                        if v.is_empty() {
+                            return r;
+                        }
+                        let mut total = r.clone();
+                        total.versions.insert(v, r);
+                        total
+                    })
+                    .reduce_with(|mut a, b| {
+                        a.merge(b, cap);
+                        a
+                    })?;
+                l.promote();
+                Some(l)
+            })
+            .collect();
         Report {
             files: self.files,
             bytes: self.bytes,
@@ -594,7 +658,7 @@ pub fn survey(paths: &[PathBuf], o: &Options, progress: &dyn Progress) -> Report
                 while let Some(found) = next() {
                     w.take(found, o, progress);
                 }
-                w.finish(o.cap)
+                w.finish()
             })
             .reduce(Partial::default, |a, b| a.merge(b, o.cap))
             .finish(o.cap)

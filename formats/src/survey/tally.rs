@@ -6,7 +6,7 @@
 //! the same tally. (A value among the `cap` smallest overall is never pushed out, so its count
 //! is exact; every value pushed out is larger than every value kept.)
 
-use super::value::{thousands, Value};
+use super::value::{exact_keys, order_key, thousands, Value};
 use crate::rt::Scalar;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -64,41 +64,17 @@ pub struct Tally {
     rest: Option<Rest>,
     /// Where the last value was found (a field often holds the same value again).
     hint: usize,
-    /// The kept values' order keys, when they are all numbers of one kind (most fields): a
-    /// dense copy of their order, searched instead of `kept`.
+    /// The kept values' order keys ([`Value::order_key`]), when they are all of one kind
+    /// (most fields): a dense copy of their order, searched instead of `kept`.
     keys: Keys,
 }
 
 /// See [`Tally::keys`].
 #[derive(Debug, Clone, Default)]
 struct Keys {
-    /// The kind of number (its rank among values), if every kept value is of it.
+    /// The kind of every kept value, if they are all of one.
     kind: Option<u8>,
     keys: Vec<u64>,
-}
-
-/// A number's kind and a key that orders numbers of that kind as [`Value`]s are ordered.
-fn number_key(s: &Scalar<'_>) -> Option<(u8, u64)> {
-    const SIGN: u64 = 1 << 63;
-    match *s {
-        Scalar::U(u) => Some((3, u)),
-        Scalar::I(i) => Some((4, i as u64 ^ SIGN)),
-        // The order of `f64::total_cmp`, as an unsigned integer.
-        Scalar::F(f) => {
-            let b = f.to_bits() as i64;
-            Some((5, (b ^ (((b >> 63) as u64) >> 1) as i64) as u64 ^ SIGN))
-        }
-        _ => None,
-    }
-}
-
-fn value_key(v: &Value) -> Option<(u8, u64)> {
-    match *v {
-        Value::U(u) => number_key(&Scalar::U(u)),
-        Value::I(i) => number_key(&Scalar::I(i)),
-        Value::F(f) => number_key(&Scalar::F(f)),
-        _ => None,
-    }
 }
 
 impl PartialEq for Tally {
@@ -178,25 +154,53 @@ impl Tally {
     /// Counts the value a visitor showed; it is copied only when it is kept.
     #[inline]
     pub fn add_scalar(&mut self, s: Scalar<'_>, cap: usize) {
-        if let Some((_, key)) = number_key(&s).filter(|k| Some(k.0) == self.keys.kind) {
+        let (kind, key) = order_key(&s);
+        if Some(kind) == self.keys.kind {
             let keys = &self.keys.keys;
-            // The value found last time, again; one beyond every kept value; or a value kept,
-            // found in the dense keys.
-            if keys.get(self.hint) == Some(&key) {
-                self.kept[self.hint].1 += 1;
-                return;
-            }
-            if self.rest.is_some() && keys.last().is_some_and(|l| key > *l) {
-                self.add_rest(s);
-                return;
-            }
-            if let Ok(i) = keys.binary_search(&key) {
-                self.kept[i].1 += 1;
-                self.hint = i;
-                return;
-            }
+            // The value found last time, again; one beyond every kept value; a value kept,
+            // found in the dense keys; or one to keep.
+            let at = if keys.get(self.hint) == Some(&key) {
+                Ok(self.hint)
+            } else if self.rest.is_some() && keys.last().is_some_and(|l| key > *l) {
+                return self.add_rest(s);
+            } else {
+                keys.binary_search(&key)
+            };
+            // (The slower ways out of line, so that counting a kept number stays short.)
+            return match at {
+                Ok(i) if exact_keys(kind) => {
+                    self.kept[i].1 += 1;
+                    self.hint = i;
+                }
+                Ok(i) => self.add_shared(i, s, cap),
+                Err(i) => self.keep(i, s, key, cap),
+            };
         }
         self.add_scalar_searched(s, cap);
+    }
+
+    /// Counts the value `s`, a byte string or text whose order key is that of the kept value
+    /// at `i`: that value, if it is the same.
+    #[inline(never)]
+    fn add_shared(&mut self, i: usize, s: Scalar<'_>, cap: usize) {
+        match self.kept.get_mut(i) {
+            Some((v, n)) if v.is(&s) => {
+                *n += 1;
+                self.hint = i;
+            }
+            _ => self.add_scalar_searched(s, cap),
+        }
+    }
+
+    /// Keeps the value `s` of order key `key` at `i`, where it belongs among the kept values
+    /// (of its kind).
+    #[inline(never)]
+    fn keep(&mut self, i: usize, s: Scalar<'_>, key: u64, cap: usize) {
+        self.kept.insert(i, (Value::of(s), 1));
+        self.keys.keys.insert(i, key);
+        self.hint = i;
+        self.trim(cap);
+        self.keys.keys.truncate(self.kept.len());
     }
 
     /// Counts a value larger than every kept one into the rest.
@@ -207,7 +211,8 @@ impl Tally {
         }
     }
 
-    /// [`Tally::add_scalar`] for a value the dense keys do not find.
+    /// [`Tally::add_scalar`] for a value of another kind than the kept ones, or that the
+    /// dense keys do not tell apart.
     #[inline(never)]
     fn add_scalar_searched(&mut self, s: Scalar<'_>, cap: usize) {
         if let Some((k, n)) = self.kept.get_mut(self.hint) {
@@ -244,12 +249,12 @@ impl Tally {
         let k = &mut self.keys;
         k.keys.clear();
         k.kind = None;
-        let Some((kind, _)) = self.kept.first().and_then(|(v, _)| value_key(v)) else {
+        let Some(kind) = self.kept.first().map(|(v, _)| v.order_key().0) else {
             return;
         };
         for (v, _) in &self.kept {
-            match value_key(v) {
-                Some((x, key)) if x == kind => k.keys.push(key),
+            match v.order_key() {
+                (x, key) if x == kind => k.keys.push(key),
                 _ => {
                     k.keys.clear();
                     return;
@@ -315,12 +320,11 @@ impl Tally {
         self.trim(cap);
         // A value kept by one side may be larger than the other side's rest: the merged
         // tally pushes those out too, so that the rest stays above everything kept.
-        if let Some(min) = self.rest.as_ref().map(|r| r.min.clone()) {
-            while self.kept.last().is_some_and(|(k, _)| *k > min) {
+        // (Adding a value above the rest's least leaves that least as it is.)
+        if let Some(r) = &mut self.rest {
+            while self.kept.last().is_some_and(|(k, _)| *k > r.min) {
                 let (v, n) = self.kept.pop().expect("checked above");
-                if let Some(r) = &mut self.rest {
-                    r.add(v, n);
-                }
+                r.add(v, n);
             }
         }
         self.rekey();
@@ -446,10 +450,11 @@ mod tests {
         }
     }
 
-    /// The dense keys order numbers as values do: signed, floats by their bits (-0 before 0,
-    /// NaNs apart), and a field whose values are of several kinds.
+    /// The dense keys count as values do: numbers (signed, floats by their bits: -0 before 0,
+    /// NaNs apart), byte strings (told apart whole where their first bytes are the same), and
+    /// a field whose values are of several kinds.
     #[test]
-    fn number_keys_count_as_values_do() {
+    fn dense_keys_count_as_values_do() {
         let floats = [
             0.0,
             -0.0,
@@ -462,26 +467,53 @@ mod tests {
             1e-300,
             -1e300,
         ];
+        let short: [&[u8]; 8] = [
+            &[1, 2, 3],
+            &[0, 0, 0],
+            &[255; 3],
+            &[0],
+            &[0, 0],
+            &[255; 8],
+            &[255; 9],
+            &[255, 255, 255, 255, 255, 255, 255, 255, 0],
+        ];
         let mut scalars: Vec<Scalar<'_>> = vec![];
         for i in 0..400u64 {
             scalars.push(Scalar::F(floats[(i * 7) as usize % floats.len()]));
             scalars.push(Scalar::I((i as i64 * 7919) % 41 - 20));
+            scalars.push(Scalar::Bytes(short[(i * 3) as usize % short.len()]));
+            if i % 7 == 0 {
+                scalars.push(Scalar::Bool(i % 2 == 0));
+                scalars.push(Scalar::Str(["", "a", "ab"][i as usize % 3]));
+            }
             if i % 50 == 0 {
                 scalars.push(Scalar::U(i));
                 scalars.push(Scalar::Bytes(&[1, 2, 3, 4, 5, 6, 7, 8, 9]));
             }
         }
+        // Floats; byte strings of one length; of several, whose first bytes are the same in
+        // some (the keys tie); then several kinds (no keys, unless the kept values are of
+        // one kind).
+        let picks: [&dyn Fn(&Scalar<'_>) -> bool; 4] = [
+            &|s| matches!(s, Scalar::F(_)),
+            &|s| matches!(s, Scalar::Bytes(b) if b.len() == 3),
+            &|s| matches!(s, Scalar::Bytes(_)),
+            &|_| true,
+        ];
         for cap in [1, 3, 12, 64] {
-            // One kind at a time (the dense keys), then all kinds in one tally (none).
-            for floats_only in [true, false] {
+            for (k, only) in picks.iter().enumerate() {
                 let mut fast = Tally::default();
                 let mut slow = Tally::default();
-                let only = |s: &Scalar<'_>| !floats_only || matches!(s, Scalar::F(_));
-                for s in scalars.iter().filter(|s| only(s)) {
+                for (i, s) in scalars.iter().filter(|s| only(s)).enumerate() {
                     fast.add_scalar(*s, cap);
                     slow.add(Value::of(*s), cap);
+                    // (A value counted without a scalar keeps the keys right.)
+                    if i % 97 == 0 {
+                        fast.add(Value::Absent, cap);
+                        slow.add(Value::Absent, cap);
+                    }
                 }
-                assert_eq!(fast, slow, "cap {cap}");
+                assert_eq!(fast, slow, "cap {cap}, pick {k}");
                 let (a, b) = scalars.split_at(scalars.len() / 3);
                 let mut left = Tally::default();
                 let mut right = Tally::default();
@@ -492,7 +524,12 @@ mod tests {
                     .filter(|s| only(s))
                     .for_each(|s| right.add_scalar(*s, cap));
                 left.merge(right, cap);
-                assert_eq!(left, slow, "cap {cap}, merged");
+                let mut all = Tally::default();
+                scalars
+                    .iter()
+                    .filter(|s| only(s))
+                    .for_each(|s| all.add(Value::of(*s), cap));
+                assert_eq!(left, all, "cap {cap}, pick {k}, merged");
             }
         }
     }

@@ -352,3 +352,46 @@ fn proven_leaves_are_skipped_only_when_asked() {
     }
     assert!(files >= 10, "{files} files");
 }
+
+/// Workers' censuses whose fields cannot be added up node by node (two fields of one id) are
+/// added up by path, the first worker's first: the path keeps its first field's type, as
+/// whichever census comes first found it.
+#[test]
+fn censuses_of_twin_fields_are_added_by_path_the_first_first() {
+    use crate::rt::{Confidence, FieldInfo, Scalar, TypeInfo, Visitor};
+    static X1: FieldInfo = fields::bare_field("x", "u1", Some(Confidence::Unknown));
+    static X2: FieldInfo = fields::bare_field("x", "u2", Some(Confidence::Unknown));
+    static Y: FieldInfo = fields::bare_field("y", "u4", Some(Confidence::Unknown));
+    static ROOT: TypeInfo = TypeInfo {
+        name: "root",
+        doc: "",
+        confidence: Some(Confidence::Proven),
+        params: &[],
+        fields: &[],
+    };
+    let entry = crate::find("meshbin").unwrap();
+    let census = |field: &'static FieldInfo, v: u64| {
+        let mut f = Fields::new(&ROOT, DEFAULT_CAP);
+        f.next_file();
+        f.leaf(field, Scalar::U(v));
+        Census {
+            report: LayoutReport::new(entry),
+            fields: Some(f),
+        }
+    };
+    for (first, second, ty) in [(&X1, &X2, "u1"), (&X2, &X1, "u2")] {
+        let mut c = census(first, 1);
+        c.merge(census(second, 2), DEFAULT_CAP);
+        assert!(c.fields.is_none());
+        c.merge(census(&Y, 3), DEFAULT_CAP);
+        c.settle(DEFAULT_CAP);
+        let x = &c.report.fields["x"];
+        assert_eq!((x.ty.as_str(), x.files), (ty, 2));
+        assert_eq!(x.values.count(), 2);
+        assert_eq!(c.report.fields["y"].files, 1);
+    }
+    // Without twins, node by node.
+    let mut c = census(&X1, 1);
+    c.merge(census(&Y, 3), DEFAULT_CAP);
+    assert!(c.fields.is_some());
+}

@@ -89,6 +89,30 @@ impl Value {
         }
     }
 
+    /// The value's kind and order key: see [`order_key`].
+    pub fn order_key(&self) -> (u8, u64) {
+        match self {
+            Value::Absent | Value::Present => (self.rank(), 0),
+            Value::Bool(b) => order_key(&Scalar::Bool(*b)),
+            Value::U(u) => order_key(&Scalar::U(*u)),
+            Value::I(i) => order_key(&Scalar::I(*i)),
+            Value::F(f) => order_key(&Scalar::F(*f)),
+            Value::Bytes(b) => (self.rank(), prefix(b)),
+            Value::Str(s) => (self.rank(), prefix(s.as_bytes())),
+            Value::Blob(n) | Value::Text(n) => (self.rank(), *n),
+        }
+    }
+
+    /// Whether `s` becomes this value (the equality [`Value::cmp_scalar`] gives, sooner).
+    #[inline]
+    pub fn is(&self, s: &Scalar<'_>) -> bool {
+        match (self, s) {
+            (Value::Bytes(a), Scalar::Bytes(b)) if b.len() <= SHORT_BYTES => a.as_slice() == *b,
+            (Value::Str(a), Scalar::Str(b)) if b.len() <= SHORT_TEXT => a == b,
+            _ => self.cmp_scalar(s) == Ordering::Equal,
+        }
+    }
+
     fn rank(&self) -> u8 {
         match self {
             Value::Absent => 0,
@@ -113,6 +137,44 @@ impl Value {
             _ => false,
         }
     }
+}
+
+/// The kind (its rank among values) and order key of the value `s` becomes
+/// ([`Value::order_key`]): values of one kind whose keys differ order as their keys do. Equal
+/// keys are of equal values, but for byte strings and text kept by value, keyed by their
+/// first eight bytes ([`exact_keys`]).
+#[inline]
+pub fn order_key(s: &Scalar<'_>) -> (u8, u64) {
+    const SIGN: u64 = 1 << 63;
+    match *s {
+        Scalar::Bool(b) => (2, u64::from(b)),
+        Scalar::U(u) => (3, u),
+        Scalar::I(i) => (4, i as u64 ^ SIGN),
+        // The order of `f64::total_cmp`, as an unsigned integer.
+        Scalar::F(f) => {
+            let b = f.to_bits() as i64;
+            (5, (b ^ (((b >> 63) as u64) >> 1) as i64) as u64 ^ SIGN)
+        }
+        Scalar::Bytes(b) if b.len() <= SHORT_BYTES => (6, prefix(b)),
+        Scalar::Bytes(b) => (7, b.len() as u64),
+        Scalar::Str(t) if t.len() <= SHORT_TEXT => (8, prefix(t.as_bytes())),
+        Scalar::Str(t) => (9, t.len() as u64),
+    }
+}
+
+/// Whether equal order keys of the kind `kind` ([`order_key`]) are of equal values.
+#[inline]
+pub fn exact_keys(kind: u8) -> bool {
+    !matches!(kind, 6 | 8)
+}
+
+/// The first eight bytes of `b`, zero-padded, big-endian: slices whose prefixes differ order
+/// as these numbers do.
+fn prefix(b: &[u8]) -> u64 {
+    let mut first = [0; 8];
+    let n = b.len().min(8);
+    first[..n].copy_from_slice(&b[..n]);
+    u64::from_slice(&first, binrw::Endian::Big)
 }
 
 /// Byte strings in lexicographic order, decided by their first eight bytes where those differ
@@ -167,9 +229,9 @@ impl fmt::Display for Value {
             Value::Absent => f.write_str("(absent)"),
             Value::Present => f.write_str("(present)"),
             Value::Bool(b) => write!(f, "{}", u8::from(*b)),
-            Value::U(v) => f.write_str(&thousands(*v)),
-            Value::I(v) if *v < 0 => write!(f, "-{}", thousands(v.unsigned_abs())),
-            Value::I(v) => f.write_str(&thousands(*v as u64)),
+            Value::U(v) => Thousands(*v).fmt(f),
+            Value::I(v) if *v < 0 => write!(f, "-{}", Thousands(v.unsigned_abs())),
+            Value::I(v) => Thousands(*v as u64).fmt(f),
             Value::F(v) if v.is_nan() => write!(f, "nan:0x{:016X}", v.to_bits()),
             Value::F(v) => write!(f, "{v}"),
             Value::Bytes(b) if b.is_empty() => f.write_str("(no bytes)"),
@@ -177,24 +239,43 @@ impl fmt::Display for Value {
                 let hex: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
                 f.write_str(&hex.join(" "))
             }
-            Value::Blob(n) => write!(f, "({} bytes)", thousands(*n)),
+            Value::Blob(n) => write!(f, "({} bytes)", Thousands(*n)),
             Value::Str(s) => write!(f, "\"{}\"", s.escape_debug()),
-            Value::Text(n) => write!(f, "(text of {} bytes)", thousands(*n)),
+            Value::Text(n) => write!(f, "(text of {} bytes)", Thousands(*n)),
         }
     }
 }
 
 /// `n` with thousands separators: `15,928`.
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
+    Thousands(n).to_string()
+}
+
+/// A number shown with thousands separators (`15,928`), written without a string of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Thousands(pub u64);
+
+impl fmt::Display for Thousands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // (At most 20 digits and 6 separators, written from the last.)
+        let mut out = [b','; 26];
+        let mut at = out.len();
+        let mut n = self.0;
+        let mut digits = 0;
+        loop {
+            if digits > 0 && digits % 3 == 0 {
+                at -= 1;
+            }
+            at -= 1;
+            out[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            digits += 1;
+            if n == 0 {
+                break;
+            }
         }
-        out.push(c);
+        f.write_str(std::str::from_utf8(&out[at..]).map_err(|_| fmt::Error)?)
     }
-    out
 }
 
 #[cfg(test)]
@@ -245,6 +326,81 @@ mod tests {
         }
     }
 
+    /// Values of one kind whose order keys differ order as their keys do, equal values
+    /// have equal keys (and equal keys of an exact kind are of equal values); the keys are
+    /// the same whether made from the value or the scalar it came from.
+    #[test]
+    fn order_keys_order_as_values_do() {
+        let bytes: Vec<Vec<u8>> = vec![
+            vec![],
+            vec![0],
+            vec![0, 0],
+            vec![1],
+            vec![1, 0],
+            vec![0, 255],
+            vec![255, 0],
+            vec![255; 7],
+            vec![255; 8],
+            vec![1, 0, 0, 0, 0, 0, 0, 0],
+            vec![1, 0, 0, 0, 0, 0, 0, 1],
+            vec![1, 0, 0, 0, 0, 0, 0, 0, 0],
+            vec![1, 0, 0, 0, 0, 0, 0, 0, 2],
+            vec![7; 32],
+            vec![7; 33],
+            vec![7; 34],
+        ];
+        let mut scalars: Vec<Scalar<'_>> = vec![
+            Scalar::Bool(false),
+            Scalar::Bool(true),
+            Scalar::U(0),
+            Scalar::U(u64::MAX),
+            Scalar::I(-1),
+            Scalar::I(i64::MIN),
+            Scalar::I(3),
+            Scalar::F(-0.0),
+            Scalar::F(0.0),
+            Scalar::F(f64::NAN),
+            Scalar::F(-f64::NAN),
+            Scalar::F(f64::NEG_INFINITY),
+            Scalar::F(1.5),
+            Scalar::Str(""),
+            Scalar::Str("a"),
+            Scalar::Str("b"),
+            Scalar::Str("ab"),
+            Scalar::Str("abcdefgh"),
+            Scalar::Str("abcdefgi"),
+            Scalar::Str("abcdefghi"),
+        ];
+        scalars.extend(bytes.iter().map(|b| Scalar::Bytes(b)));
+        let long = "x".repeat(SHORT_TEXT + 1);
+        let longer = "x".repeat(SHORT_TEXT + 2);
+        scalars.extend([Scalar::Str(&long), Scalar::Str(&longer)]);
+        let mut values: Vec<Value> = scalars.iter().map(|s| Value::of(*s)).collect();
+        values.extend([Value::Absent, Value::Present]);
+        for (s, v) in scalars.iter().zip(&values) {
+            assert_eq!(order_key(s), v.order_key(), "{s:?}");
+            assert!(v.is(s), "{s:?}");
+        }
+        let (mut ordered, mut tied) = (0, 0);
+        for (a, s) in values.iter().zip(&scalars) {
+            for b in &values {
+                let ((x, k), (y, l)) = (a.order_key(), b.order_key());
+                if x != y {
+                    continue;
+                }
+                assert_eq!(b.is(s), a == b, "{a:?} {b:?}");
+                if k == l {
+                    assert!(!exact_keys(x) || a == b, "{a:?} {b:?}");
+                    tied += usize::from(a != b);
+                } else {
+                    assert_eq!(k.cmp(&l), a.cmp(b), "{a:?} {b:?}");
+                    ordered += 1;
+                }
+            }
+        }
+        assert!(ordered >= 100 && tied >= 4, "{ordered} {tied}");
+    }
+
     #[test]
     fn byte_strings_order_as_slices_do() {
         let strings: [&[u8]; 9] = [
@@ -262,6 +418,20 @@ mod tests {
             for b in strings {
                 assert_eq!(cmp_bytes(a, b), a.cmp(b), "{a:?} {b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        for (n, s) in [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (15_928, "15,928"),
+            (1_000_000, "1,000,000"),
+            (u64::MAX, "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(thousands(n), s);
         }
     }
 
