@@ -154,6 +154,20 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
         Ok(Self::own(&p.value))
     }
 
+    /// Reads `input` (located) and runs the checks that do not refuse it: the field checks the
+    /// spec makes warnings and the relations it states as expressions (`-check`). Returns every
+    /// failure, each with its offset, field path and severity (a relation's follows from its
+    /// `-confidence`: proven is [`Severity::Error`](super::rule::Severity)); an input the reader
+    /// refuses is the error.
+    fn findings<P: Params + ?Sized>(input: &[u8], params: &P) -> Result<Vec<Error>> {
+        let p = Self::read::<true>(input, &ParamsRef(params))?;
+        let mut out = p.warnings;
+        if let Some(pos) = &p.pos {
+            Self::checks(&p.value, &Place::root(pos, Self::ROOT), &mut out);
+        }
+        Ok(out)
+    }
+
     /// Writes the value into a new buffer.
     fn to_bytes<P: Params + ?Sized>(&self, params: &P) -> Result<Vec<u8>> {
         Ok(self.write::<false>(&ParamsRef(params))?.0)
@@ -314,10 +328,12 @@ macro_rules! binrw_adapter {
             }
         }
         impl $crate::binrw::meta::ReadEndian for $t {
-            const ENDIAN: $crate::binrw::meta::EndianKind = $crate::binrw::meta::EndianKind::Endian($endian);
+            const ENDIAN: $crate::binrw::meta::EndianKind =
+                $crate::binrw::meta::EndianKind::Endian($endian);
         }
         impl $crate::binrw::meta::WriteEndian for $t {
-            const ENDIAN: $crate::binrw::meta::EndianKind = $crate::binrw::meta::EndianKind::Endian($endian);
+            const ENDIAN: $crate::binrw::meta::EndianKind =
+                $crate::binrw::meta::EndianKind::Endian($endian);
         }
     };
 }

@@ -42,6 +42,9 @@ pub use view::{Blocks, Chunks, Nums};
 pub use binrw;
 pub use serde;
 
+/// A byte order, as the reader and writer take it.
+pub use binrw::Endian;
+
 /// Runs one field's reader or writer, adding the field's name to the path of any error.
 #[inline(always)]
 pub fn field<T>(name: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
