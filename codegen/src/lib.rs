@@ -1,6 +1,7 @@
 //! meshspec-codegen: reads `spec/*.ksy` once into a model and writes every output from it:
 //! the layout modules (`formats/src/generated/`), the layout docs (`docs/layouts/`) and the fuzz
-//! targets (`fuzz/`).
+//! targets (`fuzz/`). Given spec files of a user's own, it writes modules for the user's crate
+//! instead, which stand on `meshspec-runtime` alone ([`crate_outputs`]).
 
 mod docs;
 mod emit;
@@ -71,7 +72,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     for s in &specs {
         out.insert(
             PathBuf::from(format!("formats/src/generated/{}.rs", s.id)),
-            emit::module(s)?,
+            emit::module(s, emit::Target::Project)?,
         );
         out.insert(
             PathBuf::from(format!("docs/layouts/{}.md", s.id)),
@@ -89,7 +90,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     for s in &fixtures {
         out.insert(
             PathBuf::from(format!("formats/src/generated/fixtures/{}.rs", s.id)),
-            emit::module(s)?,
+            emit::module(s, emit::Target::Project)?,
         );
     }
     let ids: Vec<String> = fixtures.iter().map(|s| s.id.clone()).collect();
@@ -100,6 +101,73 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     for (path, text) in fuzz::outputs(&specs) {
         out.insert(path, text);
     }
+    Ok(out)
+}
+
+/// Loads spec files of a user's own, each named in errors as given: a file that cannot be read
+/// or does not load is one line (`FILE:LINE:COL: message`).
+pub fn load_specs(files: &[String]) -> Result<Vec<meshspec_model::Spec>, String> {
+    let mut specs: Vec<meshspec_model::Spec> = vec![];
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: cannot be read ({e})"))?;
+        let spec = meshspec_model::load(f, &text).map_err(|e| e.to_string())?;
+        if let Some(prev) = specs.iter().find(|s| s.id == spec.id) {
+            return Err(format!(
+                "{f}: the spec id `{}` is also {}'s: each spec is a module named by its id",
+                spec.id, prev.file
+            ));
+        }
+        specs.push(spec);
+    }
+    Ok(specs)
+}
+
+/// The code for a user's crate, by file name: `<id>.rs` per spec and `mod.rs` declaring them.
+/// It names the runtime as `::meshspec_runtime` and nothing else outside `std`, so the crate
+/// needs that one dependency. A file name is the spec's id, which must be a plain identifier,
+/// so nothing is written outside the folder it goes to.
+pub fn crate_outputs(specs: &[meshspec_model::Spec]) -> Result<BTreeMap<PathBuf, String>, String> {
+    let mut out = BTreeMap::new();
+    for s in specs {
+        let plain =
+            s.id.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                && s.id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !plain || s.id == "mod" {
+            return Err(format!(
+                "{}: the spec id `{}` cannot name a module file (`{}.rs`): give the spec a snake_case id other than `mod`",
+                s.file, s.id, s.id
+            ));
+        }
+        // The code names the spec by its file name, not by where the user's copy lies.
+        let mut named = s.clone();
+        named.file = Path::new(&s.file)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&s.file)
+            .to_string();
+        let code = emit::module(&named, emit::Target::Crate).map_err(|e| {
+            // The emitters name the file as the module does; the user named it as given.
+            match e.strip_prefix(&format!("{}: ", named.file)) {
+                Some(rest) => format!("{}: {rest}", s.file),
+                None => e,
+            }
+        })?;
+        out.insert(PathBuf::from(format!("{}.rs", s.id)), code);
+    }
+    let files: Vec<String> = specs
+        .iter()
+        .map(|s| {
+            Path::new(&s.file)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(&s.file)
+                .to_string()
+        })
+        .collect();
+    let ids: Vec<String> = specs.iter().map(|s| s.id.clone()).collect();
+    out.insert(PathBuf::from("mod.rs"), emit::crate_modules(&files, &ids)?);
     Ok(out)
 }
 

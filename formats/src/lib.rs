@@ -34,7 +34,9 @@ pub mod ops;
 pub mod reading;
 pub mod report;
 pub mod rr;
-pub mod rt;
+/// The runtime the generated code stands on (its own crate, so that code generated for other
+/// crates stands on the same one).
+pub use meshspec_runtime as rt;
 pub mod scene;
 pub mod survey;
 pub mod sws;

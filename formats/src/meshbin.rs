@@ -3,7 +3,7 @@
 //! validation and messages.
 
 use crate::context::{Context, Winding};
-use crate::generated::meshbin::{Meshbin, MeshbinPos, MeshbinRef, Vertex};
+use crate::generated::meshbin::{Meshbin, MeshbinPlace, MeshbinPos, MeshbinRef, Vertex};
 use crate::meaning::Semantics;
 use crate::rt::pod::Block;
 use crate::rt::{Error, ErrorKind, Result};

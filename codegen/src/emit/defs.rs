@@ -1,8 +1,8 @@
 //! Type definitions: the spec's enums, and per spec type its owned struct (serde and arbitrary
-//! for dumps and fuzzing), its borrowed view, its positions, switch enums and bit-field groups.
+//! for dumps and fuzzing), its borrowed view, its positions and its switch enums.
 
 use super::names::{self, rt};
-use super::{doc, Gen, R};
+use super::{doc, Gen, Target, R};
 use meshspec_model::expr::{BinOp, Expr};
 use meshspec_model::*;
 use proc_macro2::TokenStream;
@@ -27,35 +27,45 @@ fn facts(f: &Field) -> String {
     s
 }
 
-fn serde_with(f: &Field) -> Option<&'static str> {
+fn serde_with(f: &Field) -> Option<String> {
     let repeated = !matches!(f.repeat, Repeat::None);
     let opt = f.cond.is_some();
     let float = matches!(f.ty, FieldType::Prim(p) if p.kind == PrimKind::F);
     let blob = matches!(f.ty, FieldType::Bytes(_));
-    Some(match (float, blob, repeated, opt) {
-        (true, _, false, false) => "crate::rt::serde_as::float",
-        (true, _, true, false) => "crate::rt::serde_as::float_vec",
-        (true, _, false, true) => "crate::rt::serde_as::float_opt",
-        (true, _, true, true) => "crate::rt::serde_as::float_vec_opt",
-        (_, true, false, false) => "crate::rt::serde_as::hex",
-        (_, true, true, false) => "crate::rt::serde_as::hex_vec",
-        (_, true, false, true) => "crate::rt::serde_as::hex_opt",
-        (_, true, true, true) => "crate::rt::serde_as::hex_vec_opt",
+    Some(names::rt_str(match (float, blob, repeated, opt) {
+        (true, _, false, false) => "serde_as::float",
+        (true, _, true, false) => "serde_as::float_vec",
+        (true, _, false, true) => "serde_as::float_opt",
+        (true, _, true, true) => "serde_as::float_vec_opt",
+        (_, true, false, false) => "serde_as::hex",
+        (_, true, true, false) => "serde_as::hex_vec",
+        (_, true, false, true) => "serde_as::hex_opt",
+        (_, true, true, true) => "serde_as::hex_vec_opt",
         (false, false, _, _) => return None,
-    })
+    }))
 }
 
 const ARBITRARY: &str = "arbitrary";
 
+impl Gen<'_> {
+    /// `#[cfg_attr(feature = "arbitrary", attr)]` for the project's own layouts (structure-aware
+    /// fuzzing). Code for a user's crate gets none: that crate has no `arbitrary` feature (each
+    /// attribute would warn of an unexpected cfg) nor the `arbitrary` crate the derive names.
+    fn arbitrary(&self, attr: TokenStream) -> Option<TokenStream> {
+        (self.target == Target::Project).then(|| quote!(#[cfg_attr(feature = #ARBITRARY, #attr)]))
+    }
+}
+
 /// How `arbitrary` makes a field whose size or count the spec fixes to a number, or computes
-/// modulo a number (`crate::rt::arb`), so that values get past the writer's first checks;
+/// modulo a number (`rt::arb`), so that values get past the writer's first checks;
 /// `None` for the derived values. Fields whose value the spec constrains are
 /// [`Gen::arbitrary_value`]'s.
 fn arbitrary_size(f: &Field) -> Option<TokenStream> {
+    let rt = rt();
     let lit = proc_macro2::Literal::i128_unsuffixed;
     if let (Repeat::Expr(c), None, FieldType::Prim(_)) = (&f.repeat, &f.cond, &f.ty) {
         let n = lit(c.literal()?);
-        return Some(quote!(crate::rt::arb::list::<_, #n>));
+        return Some(quote!(#rt::arb::list::<_, #n>));
     }
     let FieldType::Bytes(Size::Expr(e)) = &f.ty else {
         return None;
@@ -63,7 +73,7 @@ fn arbitrary_size(f: &Field) -> Option<TokenStream> {
     // A size computed modulo N (an alignment pad) is below N.
     if let (Expr::Binary(BinOp::Rem, _, n), Repeat::None, None) = (e, &f.repeat, &f.cond) {
         let n = lit(n.literal()?);
-        return Some(quote!(crate::rt::arb::bytes_below::<#n>));
+        return Some(quote!(#rt::arb::bytes_below::<#n>));
     }
     let n = lit(e.literal()?);
     let helper = match (&f.repeat, f.cond.is_some()) {
@@ -74,16 +84,17 @@ fn arbitrary_size(f: &Field) -> Option<TokenStream> {
         (Repeat::Eos, false) => format_ident!("byte_records"),
         _ => return None,
     };
-    Some(quote!(crate::rt::arb::#helper::<#n>))
+    Some(quote!(#rt::arb::#helper::<#n>))
 }
 
 impl<'a> Gen<'a> {
     /// How `arbitrary` makes a whole integer field whose values the spec constrains: one it
     /// allows (`valid`: a value, a list, bounds) or, for a field a later switch is on, one of
-    /// the switch's cases, seven times in eight (`crate::rt::arb`). Without it a derived number
+    /// the switch's cases, seven times in eight (`rt::arb`). Without it a derived number
     /// takes the one value the writer accepts (or the variant the switch holds) about never.
     /// A conditional field is present or not at random, and such a value when present.
     fn arbitrary_value(&self, t: &Type, f: &Field) -> Option<TokenStream> {
+        let rt = rt();
         let (FieldType::Prim(p), Repeat::None) = (&f.ty, &f.repeat) else {
             return None;
         };
@@ -96,7 +107,7 @@ impl<'a> Gen<'a> {
                 .iter()
                 .map(|e| self.spec.constant(e).map(lit))
                 .collect::<Option<Vec<_>>>()?;
-            Some(quote!(crate::rt::arb::mostly_in(u, &[#(#vs),*])))
+            Some(quote!(#rt::arb::mostly_in(u, &[#(#vs),*])))
         };
         let switched = || {
             t.fields.iter().find_map(|g| match &g.ty {
@@ -117,7 +128,7 @@ impl<'a> Gen<'a> {
                 let bound = |b: &Option<Expr>| self.spec.constant(b.as_ref()?);
                 let (lo, hi) = (bound(min)?, bound(max)?);
                 let (lo, hi) = (lit(lo), lit(hi));
-                quote!(crate::rt::arb::mostly_within(u, #lo, #hi))
+                quote!(#rt::arb::mostly_within(u, #lo, #hi))
             }
             Some(Valid::Expr(_)) => return None,
             None => match switched() {
@@ -129,7 +140,7 @@ impl<'a> Gen<'a> {
                     .iter()
                     .any(|g| g.derive.as_ref().is_some_and(|d| d.names().contains(&f.id))) =>
                 {
-                    quote!(crate::rt::arb::mostly_within(u, 0, 255))
+                    quote!(#rt::arb::mostly_within(u, 0, 255))
                 }
                 None => return None,
             },
@@ -142,7 +153,7 @@ impl<'a> Gen<'a> {
             None => make,
         };
         Some(match &f.cond {
-            Some(_) => quote!(|u| crate::rt::arb::maybe(u, |u| #make)),
+            Some(_) => quote!(|u| #rt::arb::maybe(u, |u| #make)),
             None => quote!(|u| #make),
         })
     }
@@ -190,10 +201,13 @@ impl<'a> Gen<'a> {
                     }
                 }
             });
+            let (serde, serde_crate) = names::serde_derives();
+            let arb = self.arbitrary(quote!(derive(::arbitrary::Arbitrary)));
             out.extend(quote! {
                 #d
-                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
-                #[cfg_attr(feature = #ARBITRARY, derive(::arbitrary::Arbitrary))]
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, #serde)]
+                #serde_crate
+                #arb
                 #[serde(transparent)]
                 pub struct #name(pub #prim);
                 impl #name {
@@ -217,41 +231,18 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// The struct definitions of `t` and of its switch enums and bit groups.
+    /// The struct definitions of `t` and of its switch enums (a group of bit fields is read and
+    /// written whole, with `rt::bits`).
     pub fn defs(&self, t: &'a Type) -> R<TokenStream> {
         let rt = rt();
         let mut out = quote!();
-        for (first, count, bits) in bit_groups(t) {
+        for (first, _, bits) in bit_groups(t) {
             if bits % 8 != 0 {
                 return Err(format!(
                     "{}.{}: consecutive bit fields add up to {bits} bits, not whole bytes",
                     t.name, t.fields[first].id
                 ));
             }
-            let name = names::bits(t, &t.fields[first]);
-            let d = doc(&format!(
-                "The bits of `{}` and the bit fields after it, first field in the lowest bits.",
-                t.fields[first].id
-            ));
-            let fields = t.fields[first..first + count].iter().map(|f| {
-                let FieldType::Bits(n) = f.ty else {
-                    unreachable!("a bit group holds bit fields")
-                };
-                let id = names::ident(&f.id);
-                if n == 1 {
-                    quote!(#id: bool)
-                } else {
-                    let b = format_ident!("B{n}");
-                    quote!(#id: ::modular_bitfield::specifiers::#b)
-                }
-            });
-            out.extend(quote! {
-                #d
-                #[::modular_bitfield::bitfield]
-                #[derive(Clone, Copy)]
-                #[allow(dead_code)]
-                struct #name { #(#fields),* }
-            });
         }
         for f in &t.fields {
             if let FieldType::Switch { on, cases } = &f.ty {
@@ -307,15 +298,18 @@ impl<'a> Gen<'a> {
             let with = serde_with(f).map(|w| quote!(#[serde(with = #w)]));
             let arb = arbitrary_size(f)
                 .or_else(|| self.arbitrary_value(t, f))
-                .map(|w| quote!(#[cfg_attr(feature = #ARBITRARY, arbitrary(with = #w))]));
+                .and_then(|w| self.arbitrary(quote!(arbitrary(with = #w))));
             let id = names::ident(&f.id);
             let ty = self.owned_field(t, f);
             quote!(#d #default #with #arb pub #id: #ty)
         });
+        let (serde, serde_crate) = names::serde_derives();
+        let arb = self.arbitrary(quote!(derive(::arbitrary::Arbitrary)));
         out.extend(quote! {
             #sd
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-            #[cfg_attr(feature = #ARBITRARY, derive(::arbitrary::Arbitrary))]
+            #[derive(Debug, Clone, PartialEq, #serde)]
+            #serde_crate
+            #arb
             #[serde(deny_unknown_fields)]
             pub struct #owned { #(#owned_fields),* }
         });
@@ -391,10 +385,13 @@ impl<'a> Gen<'a> {
             quote!(#owned::#v(_) => #s)
         });
         let d = doc(&format!("What `{}` holds, chosen by `{on}`.", f.id));
+        let (serde, serde_crate) = names::serde_derives();
+        let arb = self.arbitrary(quote!(derive(::arbitrary::Arbitrary)));
         let mut out = quote! {
             #d
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-            #[cfg_attr(feature = #ARBITRARY, derive(::arbitrary::Arbitrary))]
+            #[derive(Debug, Clone, PartialEq, #serde)]
+            #serde_crate
+            #arb
             #[allow(clippy::large_enum_variant)]
             pub enum #owned { #(#variants),* }
             impl #rt::codec::Variant for #owned {

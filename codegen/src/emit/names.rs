@@ -5,9 +5,30 @@ use meshspec_model::{camel, Confidence, Endian, Field, Prim, Spec, Type, TypeEnd
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-/// The runtime module.
+/// The runtime crate, by the path that resolves both inside `meshspec-formats` and in a user's
+/// crate that depends on `meshspec-runtime` alone.
+pub const RUNTIME: &str = "::meshspec_runtime";
+
+/// The runtime crate, as a path.
 pub fn rt() -> TokenStream {
-    quote!(crate::rt)
+    quote!(::meshspec_runtime)
+}
+
+/// A path inside the runtime as text, for attributes that take a path as a string
+/// (`#[serde(with = "...")]`).
+pub fn rt_str(rest: &str) -> String {
+    format!("{RUNTIME}::{rest}")
+}
+
+/// The serde derives, with the attribute that points them at the runtime's re-export of serde
+/// (so a user's crate needs no `serde` dependency of its own).
+pub fn serde_derives() -> (TokenStream, TokenStream) {
+    let rt = rt();
+    let krate = rt_str("serde");
+    (
+        quote!(#rt::serde::Serialize, #rt::serde::Deserialize),
+        quote!(#[serde(crate = #krate)]),
+    )
 }
 
 const KEYWORDS: &[&str] = &[
@@ -86,9 +107,10 @@ pub fn switch_pos(t: &Type, f: &Field) -> Ident {
     format_ident!("{}{}Pos", t.rust, camel(&f.id))
 }
 
-/// The bit-field struct of a group starting at field `f`.
-pub fn bits(t: &Type, f: &Field) -> Ident {
-    format_ident!("{}{}Bits", t.rust, camel(&f.id))
+/// The trait of [`rt::Place`]'s accessors for the positions of a spec type (a trait, because
+/// the runtime's type cannot take inherent methods from another crate).
+pub fn place(t: &Type) -> Ident {
+    format_ident!("{}Place", t.rust)
 }
 
 /// A type of the spec by name.
@@ -98,9 +120,10 @@ pub fn ty<'s>(spec: &'s Spec, name: &str) -> &'s Type {
 
 /// binrw's name of a byte order.
 pub fn order(e: Endian) -> TokenStream {
+    let rt = rt();
     match e {
-        Endian::Le => quote!(::binrw::Endian::Little),
-        Endian::Be => quote!(::binrw::Endian::Big),
+        Endian::Le => quote!(#rt::Endian::Little),
+        Endian::Be => quote!(#rt::Endian::Big),
     }
 }
 

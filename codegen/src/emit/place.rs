@@ -1,6 +1,8 @@
 //! Positions as hand-written code uses them: each positions struct knows its own span, types of
 //! fixed layout compute their positions from where they start, and `rt::Place` gets one
-//! accessor per field, so checks name fields by method, not by text.
+//! accessor per field, so checks name fields by method, not by text. The accessors are a trait
+//! per type (`XPlace`), since `rt::Place` lives in the runtime crate, where no other crate can
+//! add inherent methods; code that steps into fields imports the trait.
 
 use super::names::{self, rt};
 use super::{doc, Gen, R};
@@ -22,6 +24,7 @@ impl<'a> Gen<'a> {
         if fixed_layout(self.spec, t) {
             out.extend(self.fixed(t));
         }
+        let mut sigs = vec![];
         let mut accessors = vec![];
         for f in &t.fields {
             if names::PLACE_RESERVED.contains(&f.id.as_str()) {
@@ -34,18 +37,33 @@ impl<'a> Gen<'a> {
             let ty = self.pos_field(t, f);
             let name = &f.id;
             let d = doc(&format!("The place of `{}`.", f.id));
-            accessors.push(quote! {
+            sigs.push(quote! {
                 #d
-                pub fn #id(&self) -> #rt::Place<'_, #ty> {
+                fn #id(&self) -> #rt::Place<'_, #ty>;
+            });
+            accessors.push(quote! {
+                #[inline]
+                fn #id(&self) -> #rt::Place<'_, #ty> {
                     self.field(#name, &self.get().#id)
                 }
             });
         }
-        out.extend(quote! {
-            impl #rt::Place<'_, #pos> {
-                #(#accessors)*
-            }
-        });
+        if !accessors.is_empty() {
+            let place = names::place(t);
+            let d = doc(&format!(
+                "The places of the fields of a [`{}`]: `rt::Place`'s accessors for [`{pos}`].",
+                t.rust
+            ));
+            out.extend(quote! {
+                #d
+                pub trait #place {
+                    #(#sigs)*
+                }
+                impl #place for #rt::Place<'_, #pos> {
+                    #(#accessors)*
+                }
+            });
+        }
         Ok(out)
     }
 

@@ -326,33 +326,41 @@ impl<'a> Gen<'a> {
 
     fn read_bits(&self, t: &'a Type, first: usize, count: usize, bits: u32) -> R<TokenStream> {
         let rt = rt();
-        let bt = names::bits(t, &t.fields[first]);
-        let bytes = (bits / 8) as usize;
-        let bytes64 = bytes as u64;
+        let bytes = u64::from(bits / 8);
         let offset = self.offset_code(t, first, first)?;
         let name = &t.fields[first].id;
         let mut out = quote! {
             let (_bits, _group) = #rt::field(#name, || {
                 #offset
                 let _at = _io.pos();
-                let _raw = _io.take(#bytes64, "bits")?;
-                let mut _a = [0u8; #bytes];
-                _a.copy_from_slice(_raw);
-                Ok((#bt::from_bytes(_a), #rt::Span::new(_at, _io.pos())))
+                let _raw = _io.take(#bytes, "bits")?;
+                Ok((_raw, #rt::Span::new(_at, _io.pos())))
             })?;
             let _at = _group.start;
         };
+        // The first field holds the group's lowest bits, each next one the bits above.
+        let mut lo = 0u32;
         for fi in first..first + count {
             let f = &t.fields[fi];
+            let FieldType::Bits(n) = f.ty else {
+                unreachable!("a bit group holds bit fields")
+            };
             let id = names::ident(&f.id);
             let p = names::pos_local(f);
             let name = &f.id;
             let valid = self.valid_code(t, fi, quote!(_v), false)?;
             let ty = self.owned_field(t, f);
+            let get = if n == 1 {
+                quote!(#rt::bits::get(_bits, #lo, 1) != 0)
+            } else {
+                let vt = names::bits_value(n);
+                quote!(#rt::bits::get(_bits, #lo, #n) as #vt)
+            };
             out.extend(quote! {
-                let #id: #ty = #rt::field(#name, || { let _v = _bits.#id(); #valid Ok(_v) })?;
+                let #id: #ty = #rt::field(#name, || { let _v = #get; #valid Ok(_v) })?;
                 let #p = _group;
             });
+            lo += n;
         }
         Ok(out)
     }

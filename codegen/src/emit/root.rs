@@ -4,7 +4,7 @@
 
 use super::expr::ETy;
 use super::names::{self, rt};
-use super::{doc, Gen, R};
+use super::{doc, Gen, Target, R};
 use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -24,6 +24,7 @@ fn rule_code(t: &Type, r: &Relation) -> TokenStream {
 impl<'a> Gen<'a> {
     /// Constants and instances.
     pub fn consts(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
         let owned = names::owned(t);
         let mut items = vec![];
         if let Some(n) = t.fixed_size {
@@ -68,13 +69,13 @@ impl<'a> Gen<'a> {
             let d = doc(&d);
             let c = names::rule(&r.id);
             let code = rule_code(t, r);
-            items.push(quote!(#d pub const #c: &'static crate::rt::Rule = #code;));
+            items.push(quote!(#d pub const #c: &'static #rt::Rule = #code;));
         }
         if !t.relations.is_empty() {
             let all = t.relations.iter().map(|r| names::rule(&r.id));
             items.push(quote! {
                 /// Every relation the spec states for this type.
-                pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[#(Self::#all),*];
+                pub const RELATIONS: &'static [&'static #rt::Rule] = &[#(Self::#all),*];
             });
         }
         let mut out = if items.is_empty() {
@@ -168,10 +169,24 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// The id `t` reads a whole input under (`rt::Root::ID`): its `-layout`, or in a user's
+    /// crate the spec's id for the spec's top type, when every parameter it takes is one a
+    /// user gives by name (`-context`).
+    fn layout_id(&self, t: &Type) -> Option<&'a str> {
+        let t = self.spec.ty(&t.name)?;
+        if let Some(l) = &t.layout {
+            return Some(l);
+        }
+        (self.target == Target::Crate
+            && t.name == self.spec.id
+            && t.params.iter().all(|p| p.context.is_some()))
+        .then_some(self.spec.id.as_str())
+    }
+
     /// For a layout: the `Root` impl.
     pub fn root(&self, t: &'a Type) -> R<TokenStream> {
         let rt = rt();
-        let Some(id) = &t.layout else {
+        let Some(id) = self.layout_id(t) else {
             return Ok(quote!());
         };
         let owned = names::owned(t);

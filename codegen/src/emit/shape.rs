@@ -520,7 +520,7 @@ impl<'a> Gen<'a> {
         let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();
         let expected = format!("`{on}` to be one of {} (the byte order)", keys.join(", "));
         Ok(quote! {
-            let _endian: ::binrw::Endian = {
+            let _endian: #rt::Endian = {
                 let _on: i128 = #on_code;
                 #(#arms else)* {
                     return Err(#rt::Error::new(#rt::ErrorKind::Switch, _start, #expected, _on.to_string()));

@@ -633,27 +633,37 @@ impl<'a> Gen<'a> {
 
     fn write_bits(&self, t: &'a Type, first: usize, count: usize) -> R<TokenStream> {
         let rt = rt();
-        let bt = names::bits(t, &t.fields[first]);
+        let bits: u32 = t.fields[first..first + count]
+            .iter()
+            .map(|f| match f.ty {
+                FieldType::Bits(n) => n,
+                _ => unreachable!("a bit group holds bit fields"),
+            })
+            .sum();
+        let bytes = (bits / 8) as usize;
         let mut out = quote! {
             let _at = _io.pos();
-            let _bits = #bt::new();
+            let mut _bits = [0u8; #bytes];
         };
+        // The first field holds the group's lowest bits, each next one the bits above.
+        let mut lo = 0u32;
         for fi in first..first + count {
             let f = &t.fields[fi];
             let FieldType::Bits(n) = f.ty else {
                 unreachable!("a bit group holds bit fields")
             };
             let id = names::ident(&f.id);
-            let with = format_ident!("with_{}_checked", f.id);
             let valid = self.valid_code(t, fi, quote!(_v), true)?;
             let name = &f.id;
             out.extend(quote! {
-                let _bits = #rt::field(#name, || {
+                #rt::field(#name, || {
                     let _v = #id;
                     #valid
-                    _bits.#with(*_v).map_err(|_| #rt::output::too_wide(_at, #rt::Int::int(_v), #n))
+                    #rt::bits::set(&mut _bits, #lo, #n, u64::from(*_v))
+                        .map_err(|_| #rt::output::too_wide(_at, #rt::Int::int(_v), #n))
                 })?;
             });
+            lo += n;
         }
         let offset = self.offset_code(t, first, t.fields.len())?;
         let name = &t.fields[first].id;
@@ -661,7 +671,7 @@ impl<'a> Gen<'a> {
             let _group = #rt::field(#name, || {
                 let _at = _io.pos();
                 #offset
-                _io.bytes(&_bits.into_bytes());
+                _io.bytes(&_bits);
                 Ok(#rt::Span::new(_at, _io.pos()))
             })?;
         });

@@ -29,7 +29,7 @@
     clippy::useless_asref,
     clippy::erasing_op
 )]
-const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
+const ENDIAN: ::meshspec_runtime::Endian = ::meshspec_runtime::Endian::Little;
 /// A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex
 /// count, the index count, the vertex array and the index array, back to back with no header,
 /// padding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the
@@ -42,7 +42,14 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
 ///
 ///
 /// Type `meshbin` of `spec/meshbin.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Meshbin {
@@ -81,23 +88,23 @@ pub struct MeshbinRef<'a> {
     /// See [`Meshbin::num_indices`].
     pub num_indices: u16,
     /// See [`Meshbin::vertices`].
-    pub vertices: crate::rt::Blocks<'a, Vertex>,
+    pub vertices: ::meshspec_runtime::Blocks<'a, Vertex>,
     /// See [`Meshbin::indices`].
-    pub indices: crate::rt::Nums<'a, u16>,
+    pub indices: ::meshspec_runtime::Nums<'a, u16>,
 }
 /// Where each field of a [`Meshbin`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MeshbinPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_vertices` lies.
-    pub num_vertices: crate::rt::Span,
+    pub num_vertices: ::meshspec_runtime::Span,
     /// Where `num_indices` lies.
-    pub num_indices: crate::rt::Span,
+    pub num_indices: ::meshspec_runtime::Span,
     /// Where `vertices` lies.
-    pub vertices: crate::rt::Strided<VertexPos>,
+    pub vertices: ::meshspec_runtime::Strided<VertexPos>,
     /// Where `indices` lies.
-    pub indices: crate::rt::Strided<crate::rt::Span>,
+    pub indices: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl Meshbin {
     /// Where `num_vertices` starts, from the start of the type.
@@ -114,104 +121,107 @@ impl Meshbin {
     /// Sourced (MeshBuilder's build-time validation).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_INDICES_NAME_VERTICES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "indices_name_vertices",
         owner: "meshbin",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The index count is a multiple of three, since MeshBuilder writes triangle lists.
     ///
     /// Sourced (the document's files and its helix (21,836 triangles, 65,508 indices)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_WHOLE_TRIANGLES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_WHOLE_TRIANGLES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "whole_triangles",
         owner: "meshbin",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_INDICES_NAME_VERTICES,
         Self::REL_WHOLE_TRIANGLES,
     ];
 }
-impl crate::rt::Codec for Meshbin {
+impl ::meshspec_runtime::Codec for Meshbin {
     type Args = ();
     type Ref<'a> = MeshbinRef<'a>;
     type Pos = MeshbinPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_vertices, _p_num_vertices) = crate::rt::field(
+        let (num_vertices, _p_num_vertices) = ::meshspec_runtime::field(
             "num_vertices",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u16>(::meshspec_runtime::Endian::Little, "u2")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_indices, _p_num_indices) = crate::rt::field(
+        let (num_indices, _p_num_indices) = ::meshspec_runtime::field(
             "num_indices",
             || {
                 _io.offset(_start, (2i128), "2")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u16>(::meshspec_runtime::Endian::Little, "u2")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertices, _p_vertices) = crate::rt::field(
+        let (vertices, _p_vertices) = ::meshspec_runtime::field(
             "vertices",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_vertices),
+                        ::meshspec_runtime::Int::int(&num_vertices),
                         "count",
                     )?;
                     let _v = _io.blocks::<Vertex>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 16u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 16u64, _n as usize))
                 })
             },
         )?;
-        let (indices, _p_indices) = crate::rt::field(
+        let (indices, _p_indices) = ::meshspec_runtime::field(
             "indices",
             || {
                 _io.offset(
                     _start,
                     ((4i128))
                         .wrapping_add(
-                            ((16i128)).wrapping_mul(crate::rt::Int::int(&num_vertices)),
+                            ((16i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_vertices)),
                         ),
                     "4 + 16 * num_vertices",
                 )?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_indices),
+                        ::meshspec_runtime::Int::int(&num_indices),
                         "count",
                     )?;
-                    let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                    let _v = _io.nums::<u16>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 2u64, _n as usize))
                 })
             },
         )?;
@@ -224,7 +234,7 @@ impl crate::rt::Codec for Meshbin {
             },
             if L {
                 Some(MeshbinPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_vertices: _p_num_vertices,
                     num_indices: _p_num_indices,
                     vertices: _p_vertices,
@@ -240,54 +250,54 @@ impl crate::rt::Codec for Meshbin {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Meshbin { num_vertices: _, num_indices: _, vertices, indices } = self;
-        let (num_vertices, _p_num_vertices): (u16, crate::rt::Span) = crate::rt::field(
+        let (num_vertices, _p_num_vertices): (u16, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_vertices",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (0i128), "0")?;
-                let _v: u16 = crate::rt::output::fit(
+                let _v: u16 = ::meshspec_runtime::output::fit(
                     _at,
                     vertices.len() as u64,
                     "u2",
                     65535u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let (num_indices, _p_num_indices): (u16, crate::rt::Span) = crate::rt::field(
+        let (num_indices, _p_num_indices): (u16, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_indices",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (2i128), "2")?;
-                let _v: u16 = crate::rt::output::fit(
+                let _v: u16 = ::meshspec_runtime::output::fit(
                     _at,
                     indices.len() as u64,
                     "u2",
                     65535u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_vertices = crate::rt::field(
+        let _p_vertices = ::meshspec_runtime::field(
             "vertices",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (4i128), "4")?;
                 Ok({
                     _io.blocks(vertices)?;
-                    crate::rt::Strided::new(_at, 16u64, vertices.len())
+                    ::meshspec_runtime::Strided::new(_at, 16u64, vertices.len())
                 })
             },
         )?;
-        let _p_indices = crate::rt::field(
+        let _p_indices = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
@@ -295,20 +305,21 @@ impl crate::rt::Codec for Meshbin {
                     _start,
                     ((4i128))
                         .wrapping_add(
-                            ((16i128)).wrapping_mul(crate::rt::Int::int(&num_vertices)),
+                            ((16i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_vertices)),
                         ),
                     "4 + 16 * num_vertices",
                 )?;
                 Ok({
-                    _io.prims(::binrw::Endian::Little, indices);
-                    crate::rt::Strided::new(_at, 2u64, indices.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, indices);
+                    ::meshspec_runtime::Strided::new(_at, 2u64, indices.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(MeshbinPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_vertices: _p_num_vertices,
                     num_indices: _p_num_indices,
                     vertices: _p_vertices,
@@ -321,8 +332,8 @@ impl crate::rt::Codec for Meshbin {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let MeshbinRef { num_vertices, num_indices, vertices, indices, .. } = view;
         let _start = at.span().start;
@@ -332,20 +343,22 @@ impl crate::rt::Codec for Meshbin {
             for (_i, _e) in _v.iter().enumerate() {
                 let _v = &_e;
                 let _place = _place.at(_i);
-                let said = (|| -> crate::rt::Result<
+                let said = (|| -> ::meshspec_runtime::Result<
                     ::std::option::Option<(::std::string::String, ::std::string::String)>,
                 > {
-                    if (crate::rt::Int::int(&_v) < crate::rt::Int::int(&num_vertices)) {
+                    if (::meshspec_runtime::Int::int(&_v)
+                        < ::meshspec_runtime::Int::int(&num_vertices))
+                    {
                         return Ok(None);
                     }
                     Ok(
                         Some((
                             ::std::format!(
                                 "{} with {}", "_ < num_vertices", [::std::format!("{} = {}",
-                                "num_vertices", crate ::rt::Int::int(& num_vertices))]
-                                .join(", ")
+                                "num_vertices", ::meshspec_runtime::Int::int(&
+                                num_vertices))].join(", ")
                             ),
-                            ::std::format!("{}", crate ::rt::Int::int(& _v)),
+                            ::std::format!("{}", ::meshspec_runtime::Int::int(& _v)),
                         )),
                     )
                 })();
@@ -365,18 +378,20 @@ impl crate::rt::Codec for Meshbin {
         }
         {
             let _place = at.num_indices();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::codec::rem(crate::rt::Int::int(&num_indices), (3i128))
-                    == (0i128))
+                if (::meshspec_runtime::codec::rem(
+                    ::meshspec_runtime::Int::int(&num_indices),
+                    (3i128),
+                ) == (0i128))
                 {
                     return Ok(None);
                 }
                 Ok(
                     Some((
                         ::std::string::String::from("num_indices % 3 == 0"),
-                        ::std::format!("{}", crate ::rt::Int::int(& num_indices)),
+                        ::std::format!("{}", ::meshspec_runtime::Int::int(& num_indices)),
                     )),
                 )
             })();
@@ -395,7 +410,7 @@ impl crate::rt::Codec for Meshbin {
             + {
                 let _l = vertices;
                 _l.iter()
-                    .map(|_x| <Vertex as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <Vertex as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             }
             + {
@@ -403,17 +418,19 @@ impl crate::rt::Codec for Meshbin {
                 _l.iter().map(|_x| 2usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "meshbin",
         doc: "A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex\ncount, the index count, the vertex array and the index array, back to back with no header,\npadding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the\ngame refuses any other length.\n\nDirect3D and OpenGL builds differ only in the index order inside each triangle: the source\nlists triangles counter-clockwise (OpenGL), and the Direct3D build swaps the second and third\nindex of every triangle so that front faces are clockwise. Nothing in the file says which\nbuild made it.\n",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_vertices",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("number of vertices"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some(
                     "the floor's hex view and the game's loader; at most 65,535 since the count became a uint16_t",
@@ -425,11 +442,13 @@ impl crate::rt::Codec for Meshbin {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_indices",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("number of indices"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("2"),
                 evidence: ::std::option::Option::Some(
                     "the floor's hex view and the game's loader",
@@ -441,11 +460,13 @@ impl crate::rt::Codec for Meshbin {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertices",
                 ty: "vertex[]",
                 orig_id: ::std::option::Option::Some("vertex array"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some(
                     "sVertex_mesh, 16 bytes each, the same on both platforms",
@@ -453,8 +474,8 @@ impl crate::rt::Codec for Meshbin {
                 reading: ::std::option::Option::None,
                 doc: "The vertices, 16 bytes each, as the GPU takes them.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Vertex as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Vertex as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -464,11 +485,13 @@ impl crate::rt::Codec for Meshbin {
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "indices",
                 ty: "u2[]",
                 orig_id: ::std::option::Option::Some("index array"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("4 + 16 * num_vertices"),
                 evidence: ::std::option::Option::Some(
                     "the floor's indices 0, 2, 1 and 2, 3, 1 in the Direct3D build",
@@ -482,16 +505,16 @@ impl crate::rt::Codec for Meshbin {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MeshbinRef { num_vertices, num_indices, vertices, indices, .. } = view;
         {
             let _x = num_vertices;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = num_indices;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -500,7 +523,7 @@ impl crate::rt::Codec for Meshbin {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <Vertex as crate::rt::Codec>::visit(&_e, _vis);
+                    <Vertex as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
@@ -512,14 +535,14 @@ impl crate::rt::Codec for Meshbin {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Meshbin, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Meshbin, ENDIAN);
 impl MeshbinRef<'_> {
     /// The owned [`Meshbin`] (copies every view).
     pub fn own(&self) -> Meshbin {
@@ -531,100 +554,125 @@ impl MeshbinRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MeshbinPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MeshbinPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MeshbinPos> {
+/// The places of the fields of a [`Meshbin`]: `rt::Place`'s accessors for [`MeshbinPos`].
+pub trait MeshbinPlace {
     /// The place of `num_vertices`.
-    pub fn num_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_vertices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_indices`.
+    fn num_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertices`.
+    fn vertices(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<VertexPos>>;
+    /// The place of `indices`.
+    fn indices(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl MeshbinPlace for ::meshspec_runtime::Place<'_, MeshbinPos> {
+    #[inline]
+    fn num_vertices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_vertices", &self.get().num_vertices)
     }
-    /// The place of `num_indices`.
-    pub fn num_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_indices", &self.get().num_indices)
     }
-    /// The place of `vertices`.
-    pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Strided<VertexPos>> {
+    #[inline]
+    fn vertices(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<VertexPos>> {
         self.field("vertices", &self.get().vertices)
     }
-    /// The place of `indices`.
-    pub fn indices(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn indices(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("indices", &self.get().indices)
     }
 }
-impl crate::rt::Walk for MeshbinPos {
+impl ::meshspec_runtime::Walk for MeshbinPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Meshbin as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Meshbin as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
             |path| {
                 let p = &self.num_vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_indices")),
             |path| {
                 let p = &self.num_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
             |path| {
                 let p = &self.vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[2usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
             |path| {
                 let p = &self.indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[3usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -633,16 +681,19 @@ impl crate::rt::Walk for MeshbinPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Meshbin as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.num_indices), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.vertices), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.indices), &_f[3usize]);
+        let _f = <Meshbin as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_vertices), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_indices), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertices), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.indices), &_f[3usize]);
     }
 }
-impl crate::rt::Root for Meshbin {
+impl ::meshspec_runtime::Root for Meshbin {
     const ID: &'static str = "meshbin";
     const ROOT: &'static str = "meshbin";
     const DESCRIPTION: &'static str = "MeshBuilder built binary mesh (.meshbin)";
@@ -650,12 +701,14 @@ impl crate::rt::Root for Meshbin {
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         Meshbin::REL_INDICES_NAME_VERTICES,
         Meshbin::REL_WHOLE_TRIANGLES,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -663,24 +716,31 @@ impl crate::rt::Root for Meshbin {
 /// One vertex (sVertex_mesh) - a position and an RGBA colour.
 ///
 /// Type `vertex` of `spec/meshbin.ksy`. Sourced
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Vertex {
     /// Position x.
     ///
     /// Documented as “position (first float)”, at offset `0`, Sourced.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub x: f32,
     /// Position y.
     ///
     /// Documented as “position (second float)”, at offset `4`, Sourced.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub y: f32,
     /// Position z.
     ///
     /// Documented as “position (third float)”, at offset `8`, Sourced.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub z: f32,
     /// Red, 0 to 255.
     ///
@@ -703,21 +763,21 @@ pub struct Vertex {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct VertexPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `x` lies.
-    pub x: crate::rt::Span,
+    pub x: ::meshspec_runtime::Span,
     /// Where `y` lies.
-    pub y: crate::rt::Span,
+    pub y: ::meshspec_runtime::Span,
     /// Where `z` lies.
-    pub z: crate::rt::Span,
+    pub z: ::meshspec_runtime::Span,
     /// Where `r` lies.
-    pub r: crate::rt::Span,
+    pub r: ::meshspec_runtime::Span,
     /// Where `g` lies.
-    pub g: crate::rt::Span,
+    pub g: ::meshspec_runtime::Span,
     /// Where `b` lies.
-    pub b: crate::rt::Span,
+    pub b: ::meshspec_runtime::Span,
     /// Where `a` lies.
-    pub a: crate::rt::Span,
+    pub a: ::meshspec_runtime::Span,
 }
 impl Vertex {
     /// The bytes every value of this type takes.
@@ -737,154 +797,189 @@ impl Vertex {
     /// Where `a` starts, from the start of the type.
     pub const OFFSET_A: u64 = 15;
 }
-impl crate::rt::pod::Block for Vertex {
+impl ::meshspec_runtime::pod::Block for Vertex {
     const SIZE: usize = 16usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
-        let r = crate::rt::pod::get::<u8>(_b, 12usize, ::binrw::Endian::Little);
-        let g = crate::rt::pod::get::<u8>(_b, 13usize, ::binrw::Endian::Little);
-        let b = crate::rt::pod::get::<u8>(_b, 14usize, ::binrw::Endian::Little);
-        let a = crate::rt::pod::get::<u8>(_b, 15usize, ::binrw::Endian::Little);
+        let x = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+        let y = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 4usize, ::meshspec_runtime::Endian::Little);
+        let z = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 8usize, ::meshspec_runtime::Endian::Little);
+        let r = ::meshspec_runtime::pod::get::<
+            u8,
+        >(_b, 12usize, ::meshspec_runtime::Endian::Little);
+        let g = ::meshspec_runtime::pod::get::<
+            u8,
+        >(_b, 13usize, ::meshspec_runtime::Endian::Little);
+        let b = ::meshspec_runtime::pod::get::<
+            u8,
+        >(_b, 14usize, ::meshspec_runtime::Endian::Little);
+        let a = ::meshspec_runtime::pod::get::<
+            u8,
+        >(_b, 15usize, ::meshspec_runtime::Endian::Little);
         Self { x, y, z, r, g, b, a }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { x, y, z, r, g, b, a } = self;
-        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_b, 12usize, *r, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_b, 13usize, *g, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_b, 14usize, *b, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_b, 15usize, *a, ::binrw::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 0usize, *x, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 4usize, *y, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 8usize, *z, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u8,
+        >(_b, 12usize, *r, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u8,
+        >(_b, 13usize, *g, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u8,
+        >(_b, 14usize, *b, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u8,
+        >(_b, 15usize, *a, ::meshspec_runtime::Endian::Little);
         Ok(())
     }
 }
-impl crate::rt::Codec for Vertex {
+impl ::meshspec_runtime::Codec for Vertex {
     type Args = ();
     type Ref<'a> = Vertex;
     type Pos = VertexPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 16u64 {
             let _b = _io.take(16u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<VertexPos as crate::rt::Fixed>::at(_start, 16u64))
+                    Some(<VertexPos as ::meshspec_runtime::Fixed>::at(_start, 16u64))
                 } else {
                     None
                 },
             ));
         }
-        let (x, _p_x) = crate::rt::field(
+        let (x, _p_x) = ::meshspec_runtime::field(
             "x",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (y, _p_y) = crate::rt::field(
+        let (y, _p_y) = ::meshspec_runtime::field(
             "y",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (z, _p_z) = crate::rt::field(
+        let (z, _p_z) = ::meshspec_runtime::field(
             "z",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (r, _p_r) = crate::rt::field(
+        let (r, _p_r) = ::meshspec_runtime::field(
             "r",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (g, _p_g) = crate::rt::field(
+        let (g, _p_g) = ::meshspec_runtime::field(
             "g",
             || {
                 _io.offset(_start, (13i128), "13")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (b, _p_b) = crate::rt::field(
+        let (b, _p_b) = ::meshspec_runtime::field(
             "b",
             || {
                 _io.offset(_start, (14i128), "14")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (a, _p_a) = crate::rt::field(
+        let (a, _p_a) = ::meshspec_runtime::field(
             "a",
             || {
                 _io.offset(_start, (15i128), "15")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -894,7 +989,7 @@ impl crate::rt::Codec for Vertex {
             Vertex { x, y, z, r, g, b, a },
             if L {
                 Some(VertexPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -913,17 +1008,17 @@ impl crate::rt::Codec for Vertex {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 16usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<VertexPos as crate::rt::Fixed>::at(_start, 16u64))
+                Some(<VertexPos as ::meshspec_runtime::Fixed>::at(_start, 16u64))
             } else {
                 None
             },
@@ -932,17 +1027,19 @@ impl crate::rt::Codec for Vertex {
     fn size_hint(&self) -> usize {
         16usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "vertex",
         doc: "One vertex (sVertex_mesh) - a position and an RGBA colour.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "x",
                 ty: "f4",
                 orig_id: ::std::option::Option::Some("position (first float)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -952,11 +1049,13 @@ impl crate::rt::Codec for Vertex {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "y",
                 ty: "f4",
                 orig_id: ::std::option::Option::Some("position (second float)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -966,11 +1065,13 @@ impl crate::rt::Codec for Vertex {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "z",
                 ty: "f4",
                 orig_id: ::std::option::Option::Some("position (third float)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -980,11 +1081,13 @@ impl crate::rt::Codec for Vertex {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "r",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("color (first byte)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::Some(
                     "the floor's first vertex 33 73 40 FF = (51, 115, 64, 255), a dark green",
@@ -996,11 +1099,13 @@ impl crate::rt::Codec for Vertex {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "g",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("color (second byte)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("13"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1010,11 +1115,13 @@ impl crate::rt::Codec for Vertex {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "b",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("color (third byte)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("14"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1024,11 +1131,13 @@ impl crate::rt::Codec for Vertex {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "a",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("color (fourth byte)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::Some("15"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1040,176 +1149,217 @@ impl crate::rt::Codec for Vertex {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Vertex { x, y, z, r, g, b, a, .. } = view;
         {
             let _x = x;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = y;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = z;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = r;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = g;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = b;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = a;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Vertex, ENDIAN);
-impl crate::rt::Spanned for VertexPos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(Vertex, ENDIAN);
+impl ::meshspec_runtime::Spanned for VertexPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for VertexPos {
+impl ::meshspec_runtime::Fixed for VertexPos {
     fn at(start: u64, _size: u64) -> Self {
         VertexPos {
-            _span: crate::rt::Span::new(start, start + 16u64),
-            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
-            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
-            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
-            r: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 1u64),
-            g: <crate::rt::Span as crate::rt::Fixed>::at(start + 13u64, 1u64),
-            b: <crate::rt::Span as crate::rt::Fixed>::at(start + 14u64, 1u64),
-            a: <crate::rt::Span as crate::rt::Fixed>::at(start + 15u64, 1u64),
+            _span: ::meshspec_runtime::Span::new(start, start + 16u64),
+            x: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            y: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                4u64,
+            ),
+            z: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 8u64,
+                4u64,
+            ),
+            r: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 12u64,
+                1u64,
+            ),
+            g: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 13u64,
+                1u64,
+            ),
+            b: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 14u64,
+                1u64,
+            ),
+            a: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 15u64,
+                1u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, VertexPos> {
+/// The places of the fields of a [`Vertex`]: `rt::Place`'s accessors for [`VertexPos`].
+pub trait VertexPlace {
     /// The place of `x`.
-    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn x(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `y`.
+    fn y(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `z`.
+    fn z(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `r`.
+    fn r(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `g`.
+    fn g(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `b`.
+    fn b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `a`.
+    fn a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl VertexPlace for ::meshspec_runtime::Place<'_, VertexPos> {
+    #[inline]
+    fn x(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("x", &self.get().x)
     }
-    /// The place of `y`.
-    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn y(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("y", &self.get().y)
     }
-    /// The place of `z`.
-    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn z(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("z", &self.get().z)
     }
-    /// The place of `r`.
-    pub fn r(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn r(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("r", &self.get().r)
     }
-    /// The place of `g`.
-    pub fn g(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn g(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("g", &self.get().g)
     }
-    /// The place of `b`.
-    pub fn b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("b", &self.get().b)
     }
-    /// The place of `a`.
-    pub fn a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("a", &self.get().a)
     }
 }
-impl crate::rt::Walk for VertexPos {
+impl ::meshspec_runtime::Walk for VertexPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Vertex as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Vertex as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("x")),
             |path| {
                 let p = &self.x;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("y")),
             |path| {
                 let p = &self.y;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("z")),
             |path| {
                 let p = &self.z;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("r")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("r")),
             |path| {
                 let p = &self.r;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("g")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("g")),
             |path| {
                 let p = &self.g;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("b")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("b")),
             |path| {
                 let p = &self.b;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("a")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("a")),
             |path| {
                 let p = &self.a;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Vertex as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.r), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.g), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.b), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.a), &_f[6usize]);
+        let _f = <Vertex as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.x), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.y), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.z), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.r), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.g), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.b), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.a), &_f[6usize]);
     }
 }

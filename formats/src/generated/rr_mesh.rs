@@ -29,7 +29,7 @@
     clippy::useless_asref,
     clippy::erasing_op
 )]
-const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
+const ENDIAN: ::meshspec_runtime::Endian = ::meshspec_runtime::Endian::Little;
 /// The `layout_selector` enum: an open set, so unnamed values are kept.
 #[derive(
     Debug,
@@ -38,9 +38,10 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct LayoutSelector(pub u8);
@@ -66,7 +67,7 @@ impl LayoutSelector {
         }
     }
 }
-impl crate::rt::Int for LayoutSelector {
+impl ::meshspec_runtime::Int for LayoutSelector {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -79,9 +80,10 @@ impl crate::rt::Int for LayoutSelector {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct LayoutClass(pub u32);
@@ -107,7 +109,7 @@ impl LayoutClass {
         }
     }
 }
-impl crate::rt::Int for LayoutClass {
+impl ::meshspec_runtime::Int for LayoutClass {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -120,9 +122,10 @@ impl crate::rt::Int for LayoutClass {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct VertexFormat(pub u8);
@@ -160,7 +163,7 @@ impl VertexFormat {
         }
     }
 }
-impl crate::rt::Int for VertexFormat {
+impl ::meshspec_runtime::Int for VertexFormat {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -185,7 +188,14 @@ impl crate::rt::Int for VertexFormat {
 ///
 ///
 /// Type `rr_mesh` of `spec/rr_mesh.ksy`. Observed (RR, 85,577 Mesh headers)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct RrMesh {
@@ -210,13 +220,16 @@ pub struct RrMesh {
     /// MaxCullingDistance (registry name); seen values include 0, 100, 660, 820 and 2,580.
     ///
     /// Documented as “MaxCullingDistance”, at offset `4`, Observed (85,577 Mesh headers).
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub max_culling_distance: f32,
     /// Eight bytes the registry's field list does not itemise; zero on every header seen.
     ///
     /// Documented as “eight bytes”, at offset `8`, Unknown (zero on 85,577 Mesh headers).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<8>)
+    )]
     pub unknown_0x8: ::std::vec::Vec<u8>,
     /// The number of 81-byte bone records; it places the compiled marker at 61 + 81 x boneCount.
     ///
@@ -230,10 +243,10 @@ pub struct RrMesh {
     ///
     ///
     /// Documented as “81-byte bone record”, at offset `20`, Inferred (RR (81-byte MeshBone records before M, observed)).
-    #[serde(with = "crate::rt::serde_as::hex_vec")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_vec")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::byte_records::<81>)
+        arbitrary(with = ::meshspec_runtime::arb::byte_records::<81>)
     )]
     pub bones: ::std::vec::Vec<::std::vec::Vec<u8>>,
     /// The 41 bytes between the bone records and the compiled marker that the document does not
@@ -241,8 +254,11 @@ pub struct RrMesh {
     ///
     ///
     /// at offset `20 + 81 * num_bones`, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<41>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<41>)
+    )]
     pub unknown_after_bones: ::std::vec::Vec<u8>,
     /// The compiled mesh, from its marker at M.
     ///
@@ -267,7 +283,7 @@ pub struct RrMeshRef<'a> {
     /// See [`RrMesh::num_bones`].
     pub num_bones: u32,
     /// See [`RrMesh::bones`].
-    pub bones: crate::rt::Chunks<'a>,
+    pub bones: ::meshspec_runtime::Chunks<'a>,
     /// See [`RrMesh::unknown_after_bones`].
     pub unknown_after_bones: &'a [u8],
     /// See [`RrMesh::compiled`].
@@ -277,25 +293,25 @@ pub struct RrMeshRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RrMeshPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `managed_object` lies.
-    pub managed_object: crate::rt::Span,
+    pub managed_object: ::meshspec_runtime::Span,
     /// Where `descriptor_mask` lies.
-    pub descriptor_mask: crate::rt::Span,
+    pub descriptor_mask: ::meshspec_runtime::Span,
     /// Where `generated` lies.
-    pub generated: crate::rt::Span,
+    pub generated: ::meshspec_runtime::Span,
     /// Where `vertex_stride` lies.
-    pub vertex_stride: crate::rt::Span,
+    pub vertex_stride: ::meshspec_runtime::Span,
     /// Where `max_culling_distance` lies.
-    pub max_culling_distance: crate::rt::Span,
+    pub max_culling_distance: ::meshspec_runtime::Span,
     /// Where `unknown_0x8` lies.
-    pub unknown_0x8: crate::rt::Span,
+    pub unknown_0x8: ::meshspec_runtime::Span,
     /// Where `num_bones` lies.
-    pub num_bones: crate::rt::Span,
+    pub num_bones: ::meshspec_runtime::Span,
     /// Where `bones` lies.
-    pub bones: crate::rt::Strided<crate::rt::Span>,
+    pub bones: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
     /// Where `unknown_after_bones` lies.
-    pub unknown_after_bones: crate::rt::Span,
+    pub unknown_after_bones: ::meshspec_runtime::Span,
     /// Where `compiled` lies.
     pub compiled: CompiledMeshPos,
 }
@@ -317,88 +333,93 @@ impl RrMesh {
     /// Where `bones` starts, from the start of the type.
     pub const OFFSET_BONES: u64 = 20;
 }
-impl crate::rt::Codec for RrMesh {
+impl ::meshspec_runtime::Codec for RrMesh {
     type Args = ();
     type Ref<'a> = RrMeshRef<'a>;
     type Pos = RrMeshPos;
     const MIN_SIZE: u64 = 146u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (managed_object, _p_managed_object) = crate::rt::field(
+        let (managed_object, _p_managed_object) = ::meshspec_runtime::field(
             "managed_object",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (descriptor_mask, _p_descriptor_mask) = crate::rt::field(
+        let (descriptor_mask, _p_descriptor_mask) = ::meshspec_runtime::field(
             "descriptor_mask",
             || {
                 _io.offset(_start, (1i128), "1")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (generated, _p_generated) = crate::rt::field(
+        let (generated, _p_generated) = ::meshspec_runtime::field(
             "generated",
             || {
                 _io.offset(_start, (2i128), "2")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_stride, _p_vertex_stride) = crate::rt::field(
+        let (vertex_stride, _p_vertex_stride) = ::meshspec_runtime::field(
             "vertex_stride",
             || {
                 _io.offset(_start, (3i128), "3")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (max_culling_distance, _p_max_culling_distance) = crate::rt::field(
+        let (max_culling_distance, _p_max_culling_distance) = ::meshspec_runtime::field(
             "max_culling_distance",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+        let (unknown_0x8, _p_unknown_0x8) = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 _io.offset(_start, (8i128), "8")?;
@@ -407,54 +428,56 @@ impl crate::rt::Codec for RrMesh {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (8i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_bones, _p_num_bones) = crate::rt::field(
+        let (num_bones, _p_num_bones) = ::meshspec_runtime::field(
             "num_bones",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (bones, _p_bones) = crate::rt::field(
+        let (bones, _p_bones) = ::meshspec_runtime::field(
             "bones",
             || {
                 _io.offset(_start, (20i128), "20")?;
                 let _at = _io.pos();
                 Ok({
-                    let _size = crate::rt::input::count(_at, (81i128), "size")?;
-                    let _n = crate::rt::input::count(
+                    let _size = ::meshspec_runtime::input::count(_at, (81i128), "size")?;
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_bones),
+                        ::meshspec_runtime::Int::int(&num_bones),
                         "count",
                     )?;
                     let _v = _io.chunks(_n, _size)?;
-                    (_v, crate::rt::Strided::new(_at, _size, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, _size, _n as usize))
                 })
             },
         )?;
-        let (unknown_after_bones, _p_unknown_after_bones) = crate::rt::field(
+        let (unknown_after_bones, _p_unknown_after_bones) = ::meshspec_runtime::field(
             "unknown_after_bones",
             || {
                 _io.offset(
                     _start,
                     ((20i128))
                         .wrapping_add(
-                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((81i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ),
                     "20 + 81 * num_bones",
                 )?;
@@ -463,23 +486,24 @@ impl crate::rt::Codec for RrMesh {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (41i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (41i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (compiled, _p_compiled) = crate::rt::field(
+        let (compiled, _p_compiled) = ::meshspec_runtime::field(
             "compiled",
             || {
                 _io.offset(
                     _start,
                     ((61i128))
                         .wrapping_add(
-                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((81i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ),
                     "61 + 81 * num_bones",
                 )?;
@@ -487,7 +511,7 @@ impl crate::rt::Codec for RrMesh {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <CompiledMesh as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <CompiledMesh as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -511,7 +535,7 @@ impl crate::rt::Codec for RrMesh {
             },
             if L {
                 Some(RrMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     managed_object: _p_managed_object,
                     descriptor_mask: _p_descriptor_mask,
                     generated: _p_generated,
@@ -533,9 +557,9 @@ impl crate::rt::Codec for RrMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let RrMesh {
@@ -550,7 +574,7 @@ impl crate::rt::Codec for RrMesh {
             unknown_after_bones,
             compiled,
         } = self;
-        let _p_managed_object = crate::rt::field(
+        let _p_managed_object = ::meshspec_runtime::field(
             "managed_object",
             || {
                 let _at = _io.pos();
@@ -559,14 +583,14 @@ impl crate::rt::Codec for RrMesh {
                     let _v = managed_object;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_descriptor_mask = crate::rt::field(
+        let _p_descriptor_mask = ::meshspec_runtime::field(
             "descriptor_mask",
             || {
                 let _at = _io.pos();
@@ -575,14 +599,14 @@ impl crate::rt::Codec for RrMesh {
                     let _v = descriptor_mask;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_generated = crate::rt::field(
+        let _p_generated = ::meshspec_runtime::field(
             "generated",
             || {
                 let _at = _io.pos();
@@ -591,14 +615,14 @@ impl crate::rt::Codec for RrMesh {
                     let _v = generated;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_stride = crate::rt::field(
+        let _p_vertex_stride = ::meshspec_runtime::field(
             "vertex_stride",
             || {
                 let _at = _io.pos();
@@ -607,14 +631,14 @@ impl crate::rt::Codec for RrMesh {
                     let _v = vertex_stride;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_max_culling_distance = crate::rt::field(
+        let _p_max_culling_distance = ::meshspec_runtime::field(
             "max_culling_distance",
             || {
                 let _at = _io.pos();
@@ -623,14 +647,14 @@ impl crate::rt::Codec for RrMesh {
                     let _v = max_culling_distance;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x8 = crate::rt::field(
+        let _p_unknown_0x8 = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 let _at = _io.pos();
@@ -639,7 +663,7 @@ impl crate::rt::Codec for RrMesh {
                     let _v = unknown_0x8;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (8i128),
@@ -647,38 +671,38 @@ impl crate::rt::Codec for RrMesh {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_bones, _p_num_bones): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_bones, _p_num_bones): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_bones",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (16i128), "16")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     bones.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_bones = crate::rt::field(
+        let _p_bones = ::meshspec_runtime::field(
             "bones",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (20i128), "20")?;
                 Ok({
                     for (_i, _v) in bones.iter().enumerate() {
-                        (|| -> crate::rt::Result<_> {
+                        (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
-                                crate::rt::output::agree(
+                                ::meshspec_runtime::output::agree(
                                     _at,
                                     _v.len() as u64,
                                     (81i128),
@@ -686,16 +710,16 @@ impl crate::rt::Codec for RrMesh {
                                     "bytes",
                                 )?;
                                 _io.bytes(_v);
-                                crate::rt::Span::new(_at, _io.pos())
+                                ::meshspec_runtime::Span::new(_at, _io.pos())
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
                     }
-                    crate::rt::Strided::new(_at, ((81i128)) as u64, bones.len())
+                    ::meshspec_runtime::Strided::new(_at, ((81i128)) as u64, bones.len())
                 })
             },
         )?;
-        let _p_unknown_after_bones = crate::rt::field(
+        let _p_unknown_after_bones = ::meshspec_runtime::field(
             "unknown_after_bones",
             || {
                 let _at = _io.pos();
@@ -703,7 +727,8 @@ impl crate::rt::Codec for RrMesh {
                     _start,
                     ((20i128))
                         .wrapping_add(
-                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((81i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ),
                     "20 + 81 * num_bones",
                 )?;
@@ -711,7 +736,7 @@ impl crate::rt::Codec for RrMesh {
                     let _v = unknown_after_bones;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (41i128),
@@ -719,13 +744,13 @@ impl crate::rt::Codec for RrMesh {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_compiled = crate::rt::field(
+        let _p_compiled = ::meshspec_runtime::field(
             "compiled",
             || {
                 let _at = _io.pos();
@@ -733,7 +758,8 @@ impl crate::rt::Codec for RrMesh {
                     _start,
                     ((61i128))
                         .wrapping_add(
-                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((81i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ),
                     "61 + 81 * num_bones",
                 )?;
@@ -742,7 +768,9 @@ impl crate::rt::Codec for RrMesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -752,7 +780,7 @@ impl crate::rt::Codec for RrMesh {
         Ok(
             if L {
                 Some(RrMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     managed_object: _p_managed_object,
                     descriptor_mask: _p_descriptor_mask,
                     generated: _p_generated,
@@ -771,8 +799,8 @@ impl crate::rt::Codec for RrMesh {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let RrMeshRef {
             managed_object,
@@ -792,7 +820,7 @@ impl crate::rt::Codec for RrMesh {
             let _v = compiled;
             let _place = at.compiled();
             {
-                <CompiledMesh as crate::rt::Codec>::checks(_v, &_place, out);
+                <CompiledMesh as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -815,19 +843,23 @@ impl crate::rt::Codec for RrMesh {
                 let _l = bones;
                 _l.iter().map(|_x| _x.len()).sum::<usize>()
             } + unknown_after_bones.len()
-            + <CompiledMesh as crate::rt::Codec>::size_hint(compiled)
+            + <CompiledMesh as ::meshspec_runtime::Codec>::size_hint(compiled)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "rr_mesh",
         doc: "The body of one Mesh resource of Riders Republic, starting after the resource's identity and\ntype header (which the document does not describe, so it is not part of this layout). A\n16-byte header and a bone count are followed by 81-byte bone records, 41 bytes the document\ndoes not describe, and the compiled mesh, whose marker sits at M = 61 + 81 x bone count.\n\nThe compiled mesh has one of two forms, chosen by the selector byte after its marker: ranged\n(draw ranges over shared vertex and index streams, indices relative to each range's first\nvertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,\nindices absolute). Both end with the material list.\n\nTwo readings (choices the document leaves open, each stated on its fields as `-reading`):\nthe widths of DescriptorMask, Generated and VertexStride, and where the bone records sit\nbetween the bone count and M.\n\nThe bone records' fields, the vertex record layouts of the streams and the meaning of the\nstored words marked unknown are in a part of the source (\"vertex formats\") that is not in\nthe document: they are kept as bytes and written back unchanged.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "managed_object",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("ManagedObject"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
@@ -837,11 +869,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "descriptor_mask",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("DescriptorMask"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("1"),
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::Some(
@@ -853,11 +887,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "generated",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("Generated"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("2"),
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::Some(
@@ -869,11 +905,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_stride",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("VertexStride"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("3"),
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::Some(
@@ -885,11 +923,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "max_culling_distance",
                 ty: "f4",
                 orig_id: ::std::option::Option::Some("MaxCullingDistance"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
@@ -899,11 +939,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x8",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("eight bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some("zero on 85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
@@ -913,11 +955,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_bones",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("boneCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::Some("all RR mesh headers"),
                 reading: ::std::option::Option::None,
@@ -927,11 +971,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "bones",
                 ty: "bytes[]",
                 orig_id: ::std::option::Option::Some("81-byte bone record"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("20"),
                 evidence: ::std::option::Option::Some(
                     "RR (81-byte MeshBone records before M, observed)",
@@ -945,11 +991,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(81u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_after_bones",
                 ty: "bytes",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("20 + 81 * num_bones"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -961,11 +1009,13 @@ impl crate::rt::Codec for RrMesh {
                 size: ::std::option::Option::Some(41u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "compiled",
                 ty: "compiled_mesh",
                 orig_id: ::std::option::Option::Some("CompiledMesh marker"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("61 + 81 * num_bones"),
                 evidence: ::std::option::Option::Some(
                     "all RR mesh headers (the marker at M = 61 + 81 x boneCount)",
@@ -973,8 +1023,8 @@ impl crate::rt::Codec for RrMesh {
                 reading: ::std::option::Option::None,
                 doc: "The compiled mesh, from its marker at M.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <CompiledMesh as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <CompiledMesh as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -986,7 +1036,7 @@ impl crate::rt::Codec for RrMesh {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let RrMeshRef {
             managed_object,
@@ -1004,31 +1054,31 @@ impl crate::rt::Codec for RrMesh {
         let _all = _vis.proven_leaves();
         {
             let _x = managed_object;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = descriptor_mask;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = generated;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = vertex_stride;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = max_culling_distance;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x8;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _all {
             let _x = num_bones;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -1037,25 +1087,25 @@ impl crate::rt::Codec for RrMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::Bytes(_e));
+                    _vis.value(::meshspec_runtime::Scalar::Bytes(_e));
                 }
             };
             _vis.leave();
         }
         {
             let _x = unknown_after_bones;
-            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[8usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[9usize]) {
             {
                 let _x = compiled;
-                <CompiledMesh as crate::rt::Codec>::visit(_x, _vis)
+                <CompiledMesh as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(RrMesh, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(RrMesh, ENDIAN);
 impl RrMeshRef<'_> {
     /// The owned [`RrMesh`] (copies every view).
     pub fn own(&self) -> RrMesh {
@@ -1073,188 +1123,247 @@ impl RrMeshRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for RrMeshPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for RrMeshPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, RrMeshPos> {
+/// The places of the fields of a [`RrMesh`]: `rt::Place`'s accessors for [`RrMeshPos`].
+pub trait RrMeshPlace {
     /// The place of `managed_object`.
-    pub fn managed_object(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn managed_object(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `descriptor_mask`.
+    fn descriptor_mask(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `generated`.
+    fn generated(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_stride`.
+    fn vertex_stride(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `max_culling_distance`.
+    fn max_culling_distance(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x8`.
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_bones`.
+    fn num_bones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `bones`.
+    fn bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+    /// The place of `unknown_after_bones`.
+    fn unknown_after_bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `compiled`.
+    fn compiled(&self) -> ::meshspec_runtime::Place<'_, CompiledMeshPos>;
+}
+impl RrMeshPlace for ::meshspec_runtime::Place<'_, RrMeshPos> {
+    #[inline]
+    fn managed_object(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("managed_object", &self.get().managed_object)
     }
-    /// The place of `descriptor_mask`.
-    pub fn descriptor_mask(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn descriptor_mask(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("descriptor_mask", &self.get().descriptor_mask)
     }
-    /// The place of `generated`.
-    pub fn generated(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn generated(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("generated", &self.get().generated)
     }
-    /// The place of `vertex_stride`.
-    pub fn vertex_stride(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_stride(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_stride", &self.get().vertex_stride)
     }
-    /// The place of `max_culling_distance`.
-    pub fn max_culling_distance(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn max_culling_distance(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("max_culling_distance", &self.get().max_culling_distance)
     }
-    /// The place of `unknown_0x8`.
-    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x8", &self.get().unknown_0x8)
     }
-    /// The place of `num_bones`.
-    pub fn num_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_bones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_bones", &self.get().num_bones)
     }
-    /// The place of `bones`.
-    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("bones", &self.get().bones)
     }
-    /// The place of `unknown_after_bones`.
-    pub fn unknown_after_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_after_bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_after_bones", &self.get().unknown_after_bones)
     }
-    /// The place of `compiled`.
-    pub fn compiled(&self) -> crate::rt::Place<'_, CompiledMeshPos> {
+    #[inline]
+    fn compiled(&self) -> ::meshspec_runtime::Place<'_, CompiledMeshPos> {
         self.field("compiled", &self.get().compiled)
     }
 }
-impl crate::rt::Walk for RrMeshPos {
+impl ::meshspec_runtime::Walk for RrMeshPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <RrMesh as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <RrMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("managed_object")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("managed_object"),
+            ),
             |path| {
                 let p = &self.managed_object;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("descriptor_mask")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("descriptor_mask"),
+            ),
             |path| {
                 let p = &self.descriptor_mask;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("generated")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("generated")),
             |path| {
                 let p = &self.generated;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_stride")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_stride"),
+            ),
             |path| {
                 let p = &self.vertex_stride;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("max_culling_distance")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("max_culling_distance"),
+            ),
             |path| {
                 let p = &self.max_culling_distance;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
             |path| {
                 let p = &self.unknown_0x8;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
             |path| {
                 let p = &self.num_bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
             |path| {
                 let p = &self.bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[7usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_bones")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unknown_after_bones"),
+            ),
             |path| {
                 let p = &self.unknown_after_bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compiled")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("compiled")),
             |path| {
                 let p = &self.compiled;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <RrMesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.managed_object), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.descriptor_mask), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.generated), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_stride), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.max_culling_distance), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.num_bones), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.bones), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_after_bones), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.compiled), &_f[9usize]);
+        let _f = <RrMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.managed_object), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.descriptor_mask), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.generated), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_stride), &_f[3usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.max_culling_distance),
+            &_f[4usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x8), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_bones), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.bones), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_after_bones), &_f[8usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.compiled), &_f[9usize]);
     }
 }
-impl crate::rt::Root for RrMesh {
+impl ::meshspec_runtime::Root for RrMesh {
     const ID: &'static str = "rr-mesh";
     const ROOT: &'static str = "rr_mesh";
     const DESCRIPTION: &'static str = "Riders Republic mesh resource body (header, bones, compiled ranged or inline mesh, materials)";
@@ -1299,7 +1408,7 @@ impl crate::rt::Root for RrMesh {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
         RangedLayout::REL_FORMAT_STRIDES,
         RangedLayout::REL_STATIC_FORMAT_STRIDES,
@@ -1330,13 +1439,22 @@ impl crate::rt::Root for RrMesh {
         MaterialList::REL_GROUP_IDENTITIES,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
 }
 /// What `body` holds, chosen by `layout_selector`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[allow(clippy::large_enum_variant)]
 pub enum CompiledMeshBody {
@@ -1345,7 +1463,7 @@ pub enum CompiledMeshBody {
     /// `layout_selector` = layout_selector::inline
     InlineLayout(InlineLayout),
 }
-impl crate::rt::codec::Variant for CompiledMeshBody {
+impl ::meshspec_runtime::codec::Variant for CompiledMeshBody {
     fn variant(&self) -> &'static str {
         match self {
             CompiledMeshBody::RangedLayout(_) => "RangedLayout",
@@ -1374,11 +1492,11 @@ impl ::std::default::Default for CompiledMeshBodyPos {
         CompiledMeshBodyPos::RangedLayout(::std::default::Default::default())
     }
 }
-impl crate::rt::Spanned for CompiledMeshBodyPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for CompiledMeshBodyPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         match self {
-            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Spanned::span(p),
-            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Spanned::span(p),
+            CompiledMeshBodyPos::RangedLayout(p) => ::meshspec_runtime::Spanned::span(p),
+            CompiledMeshBodyPos::InlineLayout(p) => ::meshspec_runtime::Spanned::span(p),
         }
     }
 }
@@ -1391,7 +1509,14 @@ impl crate::rt::Spanned for CompiledMeshBodyPos {
 ///
 ///
 /// Type `compiled_mesh` of `spec/rr_mesh.ksy`. Observed (RR)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct CompiledMesh {
@@ -1403,7 +1528,7 @@ pub struct CompiledMesh {
     /// ).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4238218645]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[4238218645]))
     )]
     pub marker: u32,
     /// 0 for the ranged form, 3 for the inline form (the tag of a null ClusteredMeshData pointer).
@@ -1413,7 +1538,7 @@ pub struct CompiledMesh {
         feature = "arbitrary",
         arbitrary(
             with = |u|::std::result::Result::Ok(
-                LayoutSelector(crate::rt::arb::mostly_in(u, &[0, 3])?)
+                LayoutSelector(::meshspec_runtime::arb::mostly_in(u, &[0, 3])?)
             )
         )
     )]
@@ -1421,8 +1546,11 @@ pub struct CompiledMesh {
     /// Eight stored bytes before the layout class.
     ///
     /// Documented as “stored prefix”, at offset `5`, Unknown (zero in the split and inline multi-mesh census).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<8>)
+    )]
     pub stored_prefix: ::std::vec::Vec<u8>,
     /// 0xC351EE43 (ClusteredMeshData) for the ranged form; 0x0645ABB5 (MeshData's marker) for the inline form.
     ///
@@ -1451,15 +1579,15 @@ pub struct CompiledMeshRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompiledMeshPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `marker` lies.
-    pub marker: crate::rt::Span,
+    pub marker: ::meshspec_runtime::Span,
     /// Where `layout_selector` lies.
-    pub layout_selector: crate::rt::Span,
+    pub layout_selector: ::meshspec_runtime::Span,
     /// Where `stored_prefix` lies.
-    pub stored_prefix: crate::rt::Span,
+    pub stored_prefix: ::meshspec_runtime::Span,
     /// Where `layout_class` lies.
-    pub layout_class: crate::rt::Span,
+    pub layout_class: ::meshspec_runtime::Span,
     /// Where `body` lies.
     pub body: CompiledMeshBodyPos,
 }
@@ -1481,45 +1609,51 @@ impl CompiledMesh {
     /// Observed (RR (the layout selection table)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_SELECTOR_MATCHES_CLASS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SELECTOR_MATCHES_CLASS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "selector_matches_class",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_SELECTOR_MATCHES_CLASS,
     ];
 }
-impl crate::rt::Codec for CompiledMesh {
+impl ::meshspec_runtime::Codec for CompiledMesh {
     type Args = ();
     type Ref<'a> = CompiledMeshRef<'a>;
     type Pos = CompiledMeshPos;
     const MIN_SIZE: u64 = 85u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (marker, _p_marker) = crate::rt::field(
+        let (marker, _p_marker) = ::meshspec_runtime::field(
             "marker",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (4238218645i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0xFC9E1595",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -1527,7 +1661,7 @@ impl crate::rt::Codec for CompiledMesh {
                 })
             },
         )?;
-        let (layout_selector, _p_layout_selector) = crate::rt::field(
+        let (layout_selector, _p_layout_selector) = ::meshspec_runtime::field(
             "layout_selector",
             || {
                 _io.offset(_start, (4i128), "4")?;
@@ -1535,15 +1669,15 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let (_v, _p) = {
                         let _v = LayoutSelector(
-                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (stored_prefix, _p_stored_prefix) = crate::rt::field(
+        let (stored_prefix, _p_stored_prefix) = ::meshspec_runtime::field(
             "stored_prefix",
             || {
                 _io.offset(_start, (5i128), "5")?;
@@ -1552,16 +1686,16 @@ impl crate::rt::Codec for CompiledMesh {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (8i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (layout_class, _p_layout_class) = crate::rt::field(
+        let (layout_class, _p_layout_class) = ::meshspec_runtime::field(
             "layout_class",
             || {
                 _io.offset(_start, (13i128), "13")?;
@@ -1569,34 +1703,36 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let (_v, _p) = {
                         let _v = LayoutClass(
-                            _io.prim::<u32>(::binrw::Endian::Little, "u4")?,
+                            _io.prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (body, _p_body) = crate::rt::field(
+        let (body, _p_body) = ::meshspec_runtime::field(
             "body",
             || {
                 _io.offset(_start, (17i128), "17")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _on: i128 = crate::rt::Int::int(&layout_selector);
-                        if _on == crate::rt::Int::int(&LayoutSelector::RANGED) {
+                        let _on: i128 = ::meshspec_runtime::Int::int(&layout_selector);
+                        if _on == ::meshspec_runtime::Int::int(&LayoutSelector::RANGED) {
                             let _args = ();
-                            let (_v, _p) = <RangedLayout as crate::rt::Codec>::read_in::<
+                            let (_v, _p) = <RangedLayout as ::meshspec_runtime::Codec>::read_in::<
                                 L,
                             >(_io, _args)?;
                             (
                                 CompiledMeshBodyRef::RangedLayout(_v),
                                 CompiledMeshBodyPos::RangedLayout(_p.unwrap_or_default()),
                             )
-                        } else if _on == crate::rt::Int::int(&LayoutSelector::INLINE) {
+                        } else if _on
+                            == ::meshspec_runtime::Int::int(&LayoutSelector::INLINE)
+                        {
                             let _args = ();
-                            let (_v, _p) = <InlineLayout as crate::rt::Codec>::read_in::<
+                            let (_v, _p) = <InlineLayout as ::meshspec_runtime::Codec>::read_in::<
                                 L,
                             >(_io, _args)?;
                             (
@@ -1605,8 +1741,8 @@ impl crate::rt::Codec for CompiledMesh {
                             )
                         } else {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Switch,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Switch,
                                     _at,
                                     "`layout_selector` to be one of layout_selector::ranged, layout_selector::inline",
                                     _on.to_string(),
@@ -1628,7 +1764,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     layout_selector: _p_layout_selector,
                     stored_prefix: _p_stored_prefix,
@@ -1645,9 +1781,9 @@ impl crate::rt::Codec for CompiledMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let CompiledMesh {
@@ -1657,7 +1793,7 @@ impl crate::rt::Codec for CompiledMesh {
             layout_class,
             body,
         } = self;
-        let _p_marker = crate::rt::field(
+        let _p_marker = ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _io.pos();
@@ -1665,25 +1801,28 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let _v = marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (4238218645i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0xFC9E1595",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_layout_selector = crate::rt::field(
+        let _p_layout_selector = ::meshspec_runtime::field(
             "layout_selector",
             || {
                 let _at = _io.pos();
@@ -1692,14 +1831,14 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = layout_selector;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, _v.0);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_stored_prefix = crate::rt::field(
+        let _p_stored_prefix = ::meshspec_runtime::field(
             "stored_prefix",
             || {
                 let _at = _io.pos();
@@ -1708,7 +1847,7 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = stored_prefix;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (8i128),
@@ -1716,13 +1855,13 @@ impl crate::rt::Codec for CompiledMesh {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_layout_class = crate::rt::field(
+        let _p_layout_class = ::meshspec_runtime::field(
             "layout_class",
             || {
                 let _at = _io.pos();
@@ -1731,14 +1870,14 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = layout_class;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, _v.0);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_body = crate::rt::field(
+        let _p_body = ::meshspec_runtime::field(
             "body",
             || {
                 let _at = _io.pos();
@@ -1747,37 +1886,43 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = body;
                     {
                         {
-                            let _on: i128 = crate::rt::Int::int(&layout_selector);
+                            let _on: i128 = ::meshspec_runtime::Int::int(
+                                &layout_selector,
+                            );
                             match _v {
                                 CompiledMeshBody::RangedLayout(
                                     _x,
                                 ) if _on
-                                    == crate::rt::Int::int(&LayoutSelector::RANGED) => {
+                                    == ::meshspec_runtime::Int::int(
+                                        &LayoutSelector::RANGED,
+                                    ) => {
                                     let _args = ();
                                     CompiledMeshBodyPos::RangedLayout(
-                                        crate::rt::Codec::write_out::<L>(_x, _io, _args)?
+                                        ::meshspec_runtime::Codec::write_out::<L>(_x, _io, _args)?
                                             .unwrap_or_default(),
                                     )
                                 }
                                 CompiledMeshBody::InlineLayout(
                                     _x,
                                 ) if _on
-                                    == crate::rt::Int::int(&LayoutSelector::INLINE) => {
+                                    == ::meshspec_runtime::Int::int(
+                                        &LayoutSelector::INLINE,
+                                    ) => {
                                     let _args = ();
                                     CompiledMeshBodyPos::InlineLayout(
-                                        crate::rt::Codec::write_out::<L>(_x, _io, _args)?
+                                        ::meshspec_runtime::Codec::write_out::<L>(_x, _io, _args)?
                                             .unwrap_or_default(),
                                     )
                                 }
                                 _other => {
                                     return Err(
-                                        crate::rt::Error::new(
-                                            crate::rt::ErrorKind::Inconsistent,
+                                        ::meshspec_runtime::Error::new(
+                                            ::meshspec_runtime::ErrorKind::Inconsistent,
                                             _at,
                                             format!(
                                                 "the case that `layout_selector` = {} selects", _on
                                             ),
-                                            crate::rt::codec::variant_name(_other),
+                                            ::meshspec_runtime::codec::variant_name(_other),
                                         ),
                                     );
                                 }
@@ -1790,7 +1935,7 @@ impl crate::rt::Codec for CompiledMesh {
         Ok(
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     layout_selector: _p_layout_selector,
                     stored_prefix: _p_stored_prefix,
@@ -1804,8 +1949,8 @@ impl crate::rt::Codec for CompiledMesh {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let CompiledMeshRef {
             marker,
@@ -1825,7 +1970,7 @@ impl crate::rt::Codec for CompiledMesh {
                         CompiledMeshBodyRef::RangedLayout(v),
                         CompiledMeshBodyPos::RangedLayout(p),
                     ) => {
-                        <RangedLayout as crate::rt::Codec>::checks(
+                        <RangedLayout as ::meshspec_runtime::Codec>::checks(
                             v,
                             &_place.case(p),
                             out,
@@ -1835,7 +1980,7 @@ impl crate::rt::Codec for CompiledMesh {
                         CompiledMeshBodyRef::InlineLayout(v),
                         CompiledMeshBodyPos::InlineLayout(p),
                     ) => {
-                        <InlineLayout as crate::rt::Codec>::checks(
+                        <InlineLayout as ::meshspec_runtime::Codec>::checks(
                             v,
                             &_place.case(p),
                             out,
@@ -1847,16 +1992,16 @@ impl crate::rt::Codec for CompiledMesh {
         }
         {
             let _place = at.layout_class();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&layout_class)
-                    == (if (crate::rt::Int::int(&layout_selector)
-                        == crate::rt::Int::int(&LayoutSelector::RANGED))
+                if (::meshspec_runtime::Int::int(&layout_class)
+                    == (if (::meshspec_runtime::Int::int(&layout_selector)
+                        == ::meshspec_runtime::Int::int(&LayoutSelector::RANGED))
                     {
-                        crate::rt::Int::int(&LayoutClass::CLUSTERED_MESH_DATA)
+                        ::meshspec_runtime::Int::int(&LayoutClass::CLUSTERED_MESH_DATA)
                     } else {
-                        crate::rt::Int::int(&LayoutClass::MESH_DATA)
+                        ::meshspec_runtime::Int::int(&LayoutClass::MESH_DATA)
                     }))
                 {
                     return Ok(None);
@@ -1866,10 +2011,12 @@ impl crate::rt::Codec for CompiledMesh {
                         ::std::format!(
                             "{} with {}",
                             "layout_class == (layout_selector == layout_selector::ranged ? layout_class::clustered_mesh_data : layout_class::mesh_data)",
-                            [::std::format!("{} = {}", "layout_selector", crate
-                            ::rt::Int::int(& layout_selector))].join(", ")
+                            [::std::format!("{} = {}", "layout_selector",
+                            ::meshspec_runtime::Int::int(& layout_selector))].join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& layout_class)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& layout_class)
+                        ),
                     )),
                 )
             })();
@@ -1896,17 +2043,21 @@ impl crate::rt::Codec for CompiledMesh {
         } = self;
         0usize + 4usize + 1usize + stored_prefix.len() + 4usize + 16usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "compiled_mesh",
         doc: "A compiled mesh, from its marker at M to the end of its material list. Offsets here are\nfrom M: the marker, the layout selector, eight stored bytes, the layout class, then the\nranged or inline form. The\nregistry names the ranged class ClusteredMeshData, the compiled mesh's pointer; the inline\nform stores that pointer as null, so the selector byte is the pointer's tag, and the word\nat M+13 is then the class of the MeshData that follows.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("CompiledMesh marker"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some(
                     "the document's sentence \"The compiled marker is at M = 61 + 81 x boneCount ... Proven ·\nRR · all mesh headers\"; its table row says Observed. Where a row and a sentence give one\nfact two strengths, the stronger governs (spec/README.md)\n",
@@ -1918,11 +2069,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "layout_selector",
                 ty: "u1 (layout_selector)",
                 orig_id: ::std::option::Option::Some("layout selector"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1932,11 +2085,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "stored_prefix",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("stored prefix"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::Some(
                     "zero in the split and inline multi-mesh census",
@@ -1948,11 +2103,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "layout_class",
                 ty: "u4 (layout_class)",
                 orig_id: ::std::option::Option::Some("layout class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("13"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1962,11 +2119,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "body",
                 ty: "switch",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("17"),
                 evidence: ::std::option::Option::Some(
                     "29,174 split meshes (ranged, from M+17); 1,170 multi-mesh bodies (inline, MeshData from M+13)",
@@ -1980,7 +2139,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let CompiledMeshRef {
             marker,
@@ -1993,29 +2152,29 @@ impl crate::rt::Codec for CompiledMesh {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = marker;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = layout_selector;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         {
             let _x = stored_prefix;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = layout_class;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[4usize]) {
             {
                 let _x = body;
                 match _x {
                     CompiledMeshBodyRef::RangedLayout(_c) => {
-                        <RangedLayout as crate::rt::Codec>::visit(_c, _vis)
+                        <RangedLayout as ::meshspec_runtime::Codec>::visit(_c, _vis)
                     }
                     CompiledMeshBodyRef::InlineLayout(_c) => {
-                        <InlineLayout as crate::rt::Codec>::visit(_c, _vis)
+                        <InlineLayout as ::meshspec_runtime::Codec>::visit(_c, _vis)
                     }
                 }
             };
@@ -2023,7 +2182,7 @@ impl crate::rt::Codec for CompiledMesh {
         }
     }
 }
-crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(CompiledMesh, ENDIAN);
 impl CompiledMeshBodyRef<'_> {
     /// The owned value (copies every view).
     pub fn own(&self) -> CompiledMeshBody {
@@ -2049,130 +2208,163 @@ impl CompiledMeshRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for CompiledMeshPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for CompiledMeshPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, CompiledMeshPos> {
+/// The places of the fields of a [`CompiledMesh`]: `rt::Place`'s accessors for [`CompiledMeshPos`].
+pub trait CompiledMeshPlace {
     /// The place of `marker`.
-    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `layout_selector`.
+    fn layout_selector(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `stored_prefix`.
+    fn stored_prefix(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `layout_class`.
+    fn layout_class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `body`.
+    fn body(&self) -> ::meshspec_runtime::Place<'_, CompiledMeshBodyPos>;
+}
+impl CompiledMeshPlace for ::meshspec_runtime::Place<'_, CompiledMeshPos> {
+    #[inline]
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("marker", &self.get().marker)
     }
-    /// The place of `layout_selector`.
-    pub fn layout_selector(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn layout_selector(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("layout_selector", &self.get().layout_selector)
     }
-    /// The place of `stored_prefix`.
-    pub fn stored_prefix(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn stored_prefix(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("stored_prefix", &self.get().stored_prefix)
     }
-    /// The place of `layout_class`.
-    pub fn layout_class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn layout_class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("layout_class", &self.get().layout_class)
     }
-    /// The place of `body`.
-    pub fn body(&self) -> crate::rt::Place<'_, CompiledMeshBodyPos> {
+    #[inline]
+    fn body(&self) -> ::meshspec_runtime::Place<'_, CompiledMeshBodyPos> {
         self.field("body", &self.get().body)
     }
 }
-impl crate::rt::Walk for CompiledMeshBodyPos {
+impl ::meshspec_runtime::Walk for CompiledMeshBodyPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
         match self {
-            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Walk::walk(p, path, visit),
-            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::walk(p, path, visit),
+            CompiledMeshBodyPos::RangedLayout(p) => {
+                ::meshspec_runtime::Walk::walk(p, path, visit)
+            }
+            CompiledMeshBodyPos::InlineLayout(p) => {
+                ::meshspec_runtime::Walk::walk(p, path, visit)
+            }
         }
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
         match self {
-            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Walk::own_fields(p, visit),
-            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::own_fields(p, visit),
+            CompiledMeshBodyPos::RangedLayout(p) => {
+                ::meshspec_runtime::Walk::own_fields(p, visit)
+            }
+            CompiledMeshBodyPos::InlineLayout(p) => {
+                ::meshspec_runtime::Walk::own_fields(p, visit)
+            }
         }
     }
 }
-impl crate::rt::Walk for CompiledMeshPos {
+impl ::meshspec_runtime::Walk for CompiledMeshPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <CompiledMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
             |path| {
                 let p = &self.marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("layout_selector")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("layout_selector"),
+            ),
             |path| {
                 let p = &self.layout_selector;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stored_prefix")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("stored_prefix"),
+            ),
             |path| {
                 let p = &self.stored_prefix;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("layout_class")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("layout_class")),
             |path| {
                 let p = &self.layout_class;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("body")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("body")),
             |path| {
                 let p = &self.body;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.layout_selector), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.stored_prefix), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.layout_class), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.body), &_f[4usize]);
+        let _f = <CompiledMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.marker), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.layout_selector), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.stored_prefix), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.layout_class), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.body), &_f[4usize]);
     }
 }
-impl crate::rt::Root for CompiledMesh {
+impl ::meshspec_runtime::Root for CompiledMesh {
     const ID: &'static str = "rr-compiled-mesh";
     const ROOT: &'static str = "compiled_mesh";
     const DESCRIPTION: &'static str = "A compiled mesh, from its marker at M to the end of its material list.";
@@ -2215,7 +2407,7 @@ impl crate::rt::Root for CompiledMesh {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
         RangedLayout::REL_FORMAT_STRIDES,
         RangedLayout::REL_STATIC_FORMAT_STRIDES,
@@ -2248,7 +2440,9 @@ impl crate::rt::Root for CompiledMesh {
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (0u64, &[149u8, 21u8, 158u8, 252u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -2262,7 +2456,14 @@ impl crate::rt::Root for CompiledMesh {
 ///
 ///
 /// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven (29,174 split meshes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct RangedLayout {
@@ -2277,7 +2478,10 @@ pub struct RangedLayout {
     /// Bytes per vertex of the primary, position and skin streams (registry's three strides).
     ///
     /// Documented as “stream strides”, at offset `5`, Proven (29,174 split meshes).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 3>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::list::<_, 3>)
+    )]
     pub strides: ::std::vec::Vec<u32>,
     /// A stored word; the registry's ClusterCount (0).
     ///
@@ -2305,8 +2509,11 @@ pub struct RangedLayout {
     /// Eight stored bytes before the first range (at M+75).
     ///
     /// Documented as “stored words”, at offset `50`, Unknown (two zero u32 values throughout the split census).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<8>)
+    )]
     pub unknown_0x32: ::std::vec::Vec<u8>,
     /// One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.
     ///
@@ -2324,7 +2531,7 @@ pub struct RangedLayout {
     ///
     ///
     /// Documented as “primary attributes”, Proven (split census).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub primary: ::std::vec::Vec<u8>,
     /// Bytes of the position stream; 0 in a static mesh.
     ///
@@ -2338,7 +2545,7 @@ pub struct RangedLayout {
     ///
     ///
     /// Documented as “positions”, Proven (split census).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub positions: ::std::vec::Vec<u8>,
     /// Bytes of the skin stream; 0 in a static mesh.
     ///
@@ -2352,7 +2559,7 @@ pub struct RangedLayout {
     ///
     ///
     /// Documented as “skin”, Proven (split census).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub skin: ::std::vec::Vec<u8>,
     /// Bytes of the index stream.
     ///
@@ -2386,7 +2593,7 @@ pub struct RangedLayout {
     /// The first further stream; its content is not described.
     ///
     /// Documented as “two more length-prefixed streams (first)”, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub further_a: ::std::vec::Vec<u8>,
     /// Bytes of the second further stream.
     ///
@@ -2398,14 +2605,14 @@ pub struct RangedLayout {
     /// The second further stream; its content is not described.
     ///
     /// Documented as “two more length-prefixed streams (second)”, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub further_b: ::std::vec::Vec<u8>,
     /// The MeshData marker.
     ///
     /// Documented as “MeshData marker 0x0645ABB5”, Inferred (MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[105229237]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[105229237]))
     )]
     pub mesh_data_marker: u32,
     /// MeshData and its primitive records.
@@ -2422,7 +2629,7 @@ pub struct RangedLayout {
     /// The first final run (registry VertexBufferDataStatic); some static meshes keep a copy of their primary stream here.
     ///
     /// Documented as “VertexBufferDataStatic”, Observed (empty in every split mesh; filled on 2,160 of 83,800 ranged bodies).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub cpu_vertices: ::std::vec::Vec<u8>,
     /// Bytes of the second final run.
     ///
@@ -2434,7 +2641,7 @@ pub struct RangedLayout {
     /// The second final run (registry VertexBufferDataDynamic).
     ///
     /// Documented as “VertexBufferDataDynamic”, Observed (empty on all 83,800 ranged bodies).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub cpu_positions: ::std::vec::Vec<u8>,
     /// Bytes of the third final run.
     ///
@@ -2446,7 +2653,7 @@ pub struct RangedLayout {
     /// The third final run (registry VertexBufferDataIndexWeight).
     ///
     /// Documented as “VertexBufferDataIndexWeight”, Observed (empty on all 83,800 ranged bodies).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub cpu_skin: ::std::vec::Vec<u8>,
     /// Bytes of the fourth final run.
     ///
@@ -2458,7 +2665,7 @@ pub struct RangedLayout {
     /// The fourth final run (registry IndexBufferData); some static meshes keep a copy of their index stream here.
     ///
     /// Documented as “IndexBufferData”, Observed (empty in every split mesh; filled on 2,160 of 83,800 ranged bodies).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub cpu_indices: ::std::vec::Vec<u8>,
     /// The material list, one descriptor and one group per range.
     ///
@@ -2473,7 +2680,7 @@ pub struct RangedLayoutRef<'a> {
     /// See [`RangedLayout::vertex_format`].
     pub vertex_format: VertexFormat,
     /// See [`RangedLayout::strides`].
-    pub strides: crate::rt::Nums<'a, u32>,
+    pub strides: ::meshspec_runtime::Nums<'a, u32>,
     /// See [`RangedLayout::unknown_0x11`].
     pub unknown_0x11: u32,
     /// See [`RangedLayout::centre`].
@@ -2543,75 +2750,75 @@ pub struct RangedLayoutRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RangedLayoutPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `unknown_0x0` lies.
-    pub unknown_0x0: crate::rt::Span,
+    pub unknown_0x0: ::meshspec_runtime::Span,
     /// Where `vertex_format` lies.
-    pub vertex_format: crate::rt::Span,
+    pub vertex_format: ::meshspec_runtime::Span,
     /// Where `strides` lies.
-    pub strides: crate::rt::Strided<crate::rt::Span>,
+    pub strides: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
     /// Where `unknown_0x11` lies.
-    pub unknown_0x11: crate::rt::Span,
+    pub unknown_0x11: ::meshspec_runtime::Span,
     /// Where `centre` lies.
     pub centre: Float3Pos,
     /// Where `half_extent` lies.
     pub half_extent: Float3Pos,
     /// Where `unknown_0x2d` lies.
-    pub unknown_0x2d: crate::rt::Span,
+    pub unknown_0x2d: ::meshspec_runtime::Span,
     /// Where `num_ranges` lies.
-    pub num_ranges: crate::rt::Span,
+    pub num_ranges: ::meshspec_runtime::Span,
     /// Where `unknown_0x32` lies.
-    pub unknown_0x32: crate::rt::Span,
+    pub unknown_0x32: ::meshspec_runtime::Span,
     /// Where `ranges` lies.
-    pub ranges: crate::rt::Each<RangeRecordPos>,
+    pub ranges: ::meshspec_runtime::Each<RangeRecordPos>,
     /// Where `len_primary` lies.
-    pub len_primary: crate::rt::Span,
+    pub len_primary: ::meshspec_runtime::Span,
     /// Where `primary` lies.
-    pub primary: crate::rt::Span,
+    pub primary: ::meshspec_runtime::Span,
     /// Where `len_positions` lies.
-    pub len_positions: crate::rt::Span,
+    pub len_positions: ::meshspec_runtime::Span,
     /// Where `positions` lies.
-    pub positions: crate::rt::Span,
+    pub positions: ::meshspec_runtime::Span,
     /// Where `len_skin` lies.
-    pub len_skin: crate::rt::Span,
+    pub len_skin: ::meshspec_runtime::Span,
     /// Where `skin` lies.
-    pub skin: crate::rt::Span,
+    pub skin: ::meshspec_runtime::Span,
     /// Where `len_indices` lies.
-    pub len_indices: crate::rt::Span,
+    pub len_indices: ::meshspec_runtime::Span,
     /// Where `indices` lies.
     pub indices: IndexDataPos,
     /// Where `len_primitive_descs` lies.
-    pub len_primitive_descs: crate::rt::Span,
+    pub len_primitive_descs: ::meshspec_runtime::Span,
     /// Where `primitive_descs` lies.
     pub primitive_descs: PrimitiveDescBlockPos,
     /// Where `len_further_a` lies.
-    pub len_further_a: crate::rt::Span,
+    pub len_further_a: ::meshspec_runtime::Span,
     /// Where `further_a` lies.
-    pub further_a: crate::rt::Span,
+    pub further_a: ::meshspec_runtime::Span,
     /// Where `len_further_b` lies.
-    pub len_further_b: crate::rt::Span,
+    pub len_further_b: ::meshspec_runtime::Span,
     /// Where `further_b` lies.
-    pub further_b: crate::rt::Span,
+    pub further_b: ::meshspec_runtime::Span,
     /// Where `mesh_data_marker` lies.
-    pub mesh_data_marker: crate::rt::Span,
+    pub mesh_data_marker: ::meshspec_runtime::Span,
     /// Where `mesh_data` lies.
     pub mesh_data: MeshDataPos,
     /// Where `len_cpu_vertices` lies.
-    pub len_cpu_vertices: crate::rt::Span,
+    pub len_cpu_vertices: ::meshspec_runtime::Span,
     /// Where `cpu_vertices` lies.
-    pub cpu_vertices: crate::rt::Span,
+    pub cpu_vertices: ::meshspec_runtime::Span,
     /// Where `len_cpu_positions` lies.
-    pub len_cpu_positions: crate::rt::Span,
+    pub len_cpu_positions: ::meshspec_runtime::Span,
     /// Where `cpu_positions` lies.
-    pub cpu_positions: crate::rt::Span,
+    pub cpu_positions: ::meshspec_runtime::Span,
     /// Where `len_cpu_skin` lies.
-    pub len_cpu_skin: crate::rt::Span,
+    pub len_cpu_skin: ::meshspec_runtime::Span,
     /// Where `cpu_skin` lies.
-    pub cpu_skin: crate::rt::Span,
+    pub cpu_skin: ::meshspec_runtime::Span,
     /// Where `len_cpu_indices` lies.
-    pub len_cpu_indices: crate::rt::Span,
+    pub len_cpu_indices: ::meshspec_runtime::Span,
     /// Where `cpu_indices` lies.
-    pub cpu_indices: crate::rt::Span,
+    pub cpu_indices: ::meshspec_runtime::Span,
     /// Where `materials` lies.
     pub materials: MaterialListPos,
 }
@@ -2643,11 +2850,11 @@ impl RangedLayout {
     /// Proven (all split12 and split24 meshes, all 58 eight-influence meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_FORMAT_STRIDES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "format_strides",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The stream strides of a static format are those of the vertex format table: static16
     /// (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0.
@@ -2656,22 +2863,24 @@ impl RangedLayout {
     /// Observed (the table's static rows (Observed · RR)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_STATIC_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_STATIC_FORMAT_STRIDES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "static_format_strides",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The first range begins at index 0 and vertex 0.
     ///
     /// Proven (29,174 split meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_FIRST_RANGE_AT_ZERO: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_FIRST_RANGE_AT_ZERO: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "first_range_at_zero",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Successive range boundaries partition the buffers: each range begins where the one
     /// before it ends (first indices and vertex bases never decrease), no range begins past the
@@ -2681,11 +2890,11 @@ impl RangedLayout {
     /// Proven (29,174 split meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_RANGES_PARTITION_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_RANGES_PARTITION_BUFFERS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "ranges_partition_buffers",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Indices are u16 relative to their range's vertex base (proven): each one plus the base
     /// names a vertex of that range, below the next range's base, or the vertex count for the
@@ -2695,11 +2904,13 @@ impl RangedLayout {
     /// Inferred (relative indices on 29,174 split meshes (Proven)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_INDICES_RELATIVE_TO_VERTEX_BASE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_INDICES_RELATIVE_TO_VERTEX_BASE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "indices_relative_to_vertex_base",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Each vertex stream holds one record of its stride per vertex: the primary stream's
     /// length is a multiple of its stride, and the position and skin streams hold as many
@@ -2709,22 +2920,24 @@ impl RangedLayout {
     /// Inferred (split census (12-byte position and 8- or 16-byte skin records; a static mesh's position and skin streams empty, Proven)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_STREAM_LENGTHS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_STREAM_LENGTHS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "stream_lengths",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// PrimitiveDescData holds 32 bytes per range.
     ///
     /// Proven (29,174 split bodies).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_PRIMITIVE_DESC_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PRIMITIVE_DESC_PER_RANGE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "primitive_desc_per_range",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// A PrimitiveDescData record's index count is three times its range's triangle count: the
     /// number of indices of the range, which is whole triangles.
@@ -2733,44 +2946,50 @@ impl RangedLayout {
     /// Observed (5,205 of 5,205 checked records).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_PRIMITIVE_DESC_INDEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PRIMITIVE_DESC_INDEX_COUNT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "primitive_desc_index_count",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// A PrimitiveDescData record's first index equals its range's first index.
     ///
     /// Observed (2,617 of 2,617 checked records).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_PRIMITIVE_DESC_FIRST_INDEX: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PRIMITIVE_DESC_FIRST_INDEX: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "primitive_desc_first_index",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// In a single-range mesh, the PrimitiveDescData centre and half extent equal the header's.
     ///
     /// Observed (all 1,820 checked single-range meshes).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_SINGLE_RANGE_BOUNDS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SINGLE_RANGE_BOUNDS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "single_range_bounds",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The material list has one descriptor per range.
     ///
     /// Proven (split census).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_DESCRIPTOR_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DESCRIPTOR_PER_RANGE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "descriptor_per_range",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// A descriptor's vertex count is its range's vertex count modulo 65,536. It can be stale
     /// (GFX_WireFrame_Wall_01_LOD0 declares 8,845 vertices, its buffers hold 2,490): the
@@ -2780,22 +2999,26 @@ impl RangedLayout {
     /// Observed (RR; the stale GFX_WireFrame_Wall_01_LOD0).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "descriptor_vertex_count",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The middle two final runs (VertexBufferDataDynamic, VertexBufferDataIndexWeight) are empty.
     ///
     /// Observed (all 83,800 ranged bodies).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_MIDDLE_RUNS_EMPTY: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_MIDDLE_RUNS_EMPTY: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "middle_runs_empty",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// A filled first or last final run is a copy of the mesh's buffer: VertexBufferDataStatic
     /// of the primary stream, IndexBufferData of the index stream; both are filled or both empty.
@@ -2804,33 +3027,37 @@ impl RangedLayout {
     /// Inferred (some static meshes carry copies (observed); first and last filled on 2,160 bodies).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_CPU_RUNS_COPY_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_CPU_RUNS_COPY_BUFFERS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "cpu_runs_copy_buffers",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The trailer's first bool is 1 exactly when the first and last final runs are filled.
     ///
     /// Observed (2,160 meshes with filled CPU-side runs).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_CPU_RUNS_FLAG: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_CPU_RUNS_FLAG: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "cpu_runs_flag",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// In a split mesh (vertex format split12 or split24) all four final runs are empty.
     ///
     /// Proven (29,174 split bodies).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_FINAL_RUNS_EMPTY_WHEN_SPLIT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_FINAL_RUNS_EMPTY_WHEN_SPLIT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "final_runs_empty_when_split",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// In the ranged form, the last descriptor's final bytes are PlatformVersion 31 and
     /// QuantizationFactor (the position scale), and every other descriptor's final bytes are
@@ -2840,14 +3067,16 @@ impl RangedLayout {
     /// Observed (the last split descriptor (descriptor table); PlatformVersion 31 on all 83,800 ranged bodies (registry)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_DESCRIPTOR_FINAL_BYTES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DESCRIPTOR_FINAL_BYTES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "descriptor_final_bytes",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_FORMAT_STRIDES,
         Self::REL_STATIC_FORMAT_STRIDES,
         Self::REL_FIRST_RANGE_AT_ZERO,
@@ -2867,32 +3096,33 @@ impl RangedLayout {
         Self::REL_DESCRIPTOR_FINAL_BYTES,
     ];
 }
-impl crate::rt::Codec for RangedLayout {
+impl ::meshspec_runtime::Codec for RangedLayout {
     type Args = ();
     type Ref<'a> = RangedLayoutRef<'a>;
     type Pos = RangedLayoutPos;
     const MIN_SIZE: u64 = 158u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (unknown_0x0, _p_unknown_0x0) = crate::rt::field(
+        let (unknown_0x0, _p_unknown_0x0) = ::meshspec_runtime::field(
             "unknown_0x0",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_format, _p_vertex_format) = crate::rt::field(
+        let (vertex_format, _p_vertex_format) = ::meshspec_runtime::field(
             "vertex_format",
             || {
                 _io.offset(_start, (4i128), "4")?;
@@ -2900,41 +3130,42 @@ impl crate::rt::Codec for RangedLayout {
                 Ok({
                     let (_v, _p) = {
                         let _v = VertexFormat(
-                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (strides, _p_strides) = crate::rt::field(
+        let (strides, _p_strides) = ::meshspec_runtime::field(
             "strides",
             || {
                 _io.offset(_start, (5i128), "5")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(_at, (3i128), "count")?;
-                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                    let _n = ::meshspec_runtime::input::count(_at, (3i128), "count")?;
+                    let _v = _io.nums::<u32>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 4u64, _n as usize))
                 })
             },
         )?;
-        let (unknown_0x11, _p_unknown_0x11) = crate::rt::field(
+        let (unknown_0x11, _p_unknown_0x11) = ::meshspec_runtime::field(
             "unknown_0x11",
             || {
                 _io.offset(_start, (17i128), "17")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (centre, _p_centre) = crate::rt::field(
+        let (centre, _p_centre) = ::meshspec_runtime::field(
             "centre",
             || {
                 _io.offset(_start, (21i128), "21")?;
@@ -2942,7 +3173,7 @@ impl crate::rt::Codec for RangedLayout {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3 as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -2951,7 +3182,7 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let (half_extent, _p_half_extent) = crate::rt::field(
+        let (half_extent, _p_half_extent) = ::meshspec_runtime::field(
             "half_extent",
             || {
                 _io.offset(_start, (33i128), "33")?;
@@ -2959,7 +3190,7 @@ impl crate::rt::Codec for RangedLayout {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3 as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -2968,35 +3199,37 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let (unknown_0x2d, _p_unknown_0x2d) = crate::rt::field(
+        let (unknown_0x2d, _p_unknown_0x2d) = ::meshspec_runtime::field(
             "unknown_0x2d",
             || {
                 _io.offset(_start, (45i128), "45")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_ranges, _p_num_ranges) = crate::rt::field(
+        let (num_ranges, _p_num_ranges) = ::meshspec_runtime::field(
             "num_ranges",
             || {
                 _io.offset(_start, (46i128), "46")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x32, _p_unknown_0x32) = crate::rt::field(
+        let (unknown_0x32, _p_unknown_0x32) = ::meshspec_runtime::field(
             "unknown_0x32",
             || {
                 _io.offset(_start, (50i128), "50")?;
@@ -3005,42 +3238,42 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (8i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ranges, _p_ranges) = crate::rt::field(
+        let (ranges, _p_ranges) = ::meshspec_runtime::field(
             "ranges",
             || {
                 _io.offset(_start, (58i128), "58")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_ranges),
+                        ::meshspec_runtime::Int::int(&num_ranges),
                         "count",
                     )?;
-                    _io.room(_n, <RangeRecord as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <RangeRecord as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
                                         (if (((_i as i128)).wrapping_add((1i128))
-                                            < crate::rt::Int::int(&num_ranges))
+                                            < ::meshspec_runtime::Int::int(&num_ranges))
                                         {
                                             (1i128)
                                         } else {
@@ -3049,7 +3282,7 @@ impl crate::rt::Codec for RangedLayout {
                                         "has_tail",
                                     )?,
                                 );
-                                let (_v, _p) = <RangeRecord as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <RangeRecord as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -3062,28 +3295,29 @@ impl crate::rt::Codec for RangedLayout {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (len_primary, _p_len_primary) = crate::rt::field(
+        let (len_primary, _p_len_primary) = ::meshspec_runtime::field(
             "len_primary",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (primary, _p_primary) = crate::rt::field(
+        let (primary, _p_primary) = ::meshspec_runtime::field(
             "primary",
             || {
                 let _at = _io.pos();
@@ -3091,33 +3325,34 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_primary),
+                                    ::meshspec_runtime::Int::int(&len_primary),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_positions, _p_len_positions) = crate::rt::field(
+        let (len_positions, _p_len_positions) = ::meshspec_runtime::field(
             "len_positions",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (positions, _p_positions) = crate::rt::field(
+        let (positions, _p_positions) = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
@@ -3125,33 +3360,34 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_positions),
+                                    ::meshspec_runtime::Int::int(&len_positions),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_skin, _p_len_skin) = crate::rt::field(
+        let (len_skin, _p_len_skin) = ::meshspec_runtime::field(
             "len_skin",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (skin, _p_skin) = crate::rt::field(
+        let (skin, _p_skin) = ::meshspec_runtime::field(
             "skin",
             || {
                 let _at = _io.pos();
@@ -3159,49 +3395,52 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_skin),
+                                    ::meshspec_runtime::Int::int(&len_skin),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_indices, _p_len_indices) = crate::rt::field(
+        let (len_indices, _p_len_indices) = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (indices, _p_indices) = crate::rt::field(
+        let (indices, _p_indices) = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = (
-                            crate::rt::codec::arg::<u8>(_at, (0i128), "index_width")?,
+                            ::meshspec_runtime::codec::arg::<
+                                u8,
+                            >(_at, (0i128), "index_width")?,
                         );
                         let (_v, _p) = _io
                             .sized(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_indices),
+                                    ::meshspec_runtime::Int::int(&len_indices),
                                     "size",
                                 )?,
-                                |_io| <IndexData as crate::rt::Codec>::read_in::<
+                                |_io| <IndexData as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -3211,20 +3450,21 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let (len_primitive_descs, _p_len_primitive_descs) = crate::rt::field(
+        let (len_primitive_descs, _p_len_primitive_descs) = ::meshspec_runtime::field(
             "len_primitive_descs",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (primitive_descs, _p_primitive_descs) = crate::rt::field(
+        let (primitive_descs, _p_primitive_descs) = ::meshspec_runtime::field(
             "primitive_descs",
             || {
                 let _at = _io.pos();
@@ -3233,12 +3473,12 @@ impl crate::rt::Codec for RangedLayout {
                         let _args = ();
                         let (_v, _p) = _io
                             .sized(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_primitive_descs),
+                                    ::meshspec_runtime::Int::int(&len_primitive_descs),
                                     "size",
                                 )?,
-                                |_io| <PrimitiveDescBlock as crate::rt::Codec>::read_in::<
+                                |_io| <PrimitiveDescBlock as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -3248,20 +3488,21 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let (len_further_a, _p_len_further_a) = crate::rt::field(
+        let (len_further_a, _p_len_further_a) = ::meshspec_runtime::field(
             "len_further_a",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (further_a, _p_further_a) = crate::rt::field(
+        let (further_a, _p_further_a) = ::meshspec_runtime::field(
             "further_a",
             || {
                 let _at = _io.pos();
@@ -3269,33 +3510,34 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_further_a),
+                                    ::meshspec_runtime::Int::int(&len_further_a),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_further_b, _p_len_further_b) = crate::rt::field(
+        let (len_further_b, _p_len_further_b) = ::meshspec_runtime::field(
             "len_further_b",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (further_b, _p_further_b) = crate::rt::field(
+        let (further_b, _p_further_b) = ::meshspec_runtime::field(
             "further_b",
             || {
                 let _at = _io.pos();
@@ -3303,40 +3545,41 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_further_b),
+                                    ::meshspec_runtime::Int::int(&len_further_b),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (mesh_data_marker, _p_mesh_data_marker) = crate::rt::field(
+        let (mesh_data_marker, _p_mesh_data_marker) = ::meshspec_runtime::field(
             "mesh_data_marker",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (mesh_data, _p_mesh_data) = crate::rt::field(
+        let (mesh_data, _p_mesh_data) = ::meshspec_runtime::field(
             "mesh_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <MeshData as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <MeshData as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -3345,20 +3588,21 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let (len_cpu_vertices, _p_len_cpu_vertices) = crate::rt::field(
+        let (len_cpu_vertices, _p_len_cpu_vertices) = ::meshspec_runtime::field(
             "len_cpu_vertices",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (cpu_vertices, _p_cpu_vertices) = crate::rt::field(
+        let (cpu_vertices, _p_cpu_vertices) = ::meshspec_runtime::field(
             "cpu_vertices",
             || {
                 let _at = _io.pos();
@@ -3366,33 +3610,34 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_cpu_vertices),
+                                    ::meshspec_runtime::Int::int(&len_cpu_vertices),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_cpu_positions, _p_len_cpu_positions) = crate::rt::field(
+        let (len_cpu_positions, _p_len_cpu_positions) = ::meshspec_runtime::field(
             "len_cpu_positions",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (cpu_positions, _p_cpu_positions) = crate::rt::field(
+        let (cpu_positions, _p_cpu_positions) = ::meshspec_runtime::field(
             "cpu_positions",
             || {
                 let _at = _io.pos();
@@ -3400,33 +3645,34 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_cpu_positions),
+                                    ::meshspec_runtime::Int::int(&len_cpu_positions),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_cpu_skin, _p_len_cpu_skin) = crate::rt::field(
+        let (len_cpu_skin, _p_len_cpu_skin) = ::meshspec_runtime::field(
             "len_cpu_skin",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (cpu_skin, _p_cpu_skin) = crate::rt::field(
+        let (cpu_skin, _p_cpu_skin) = ::meshspec_runtime::field(
             "cpu_skin",
             || {
                 let _at = _io.pos();
@@ -3434,33 +3680,34 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_cpu_skin),
+                                    ::meshspec_runtime::Int::int(&len_cpu_skin),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_cpu_indices, _p_len_cpu_indices) = crate::rt::field(
+        let (len_cpu_indices, _p_len_cpu_indices) = ::meshspec_runtime::field(
             "len_cpu_indices",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (cpu_indices, _p_cpu_indices) = crate::rt::field(
+        let (cpu_indices, _p_cpu_indices) = ::meshspec_runtime::field(
             "cpu_indices",
             || {
                 let _at = _io.pos();
@@ -3468,27 +3715,27 @@ impl crate::rt::Codec for RangedLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_cpu_indices),
+                                    ::meshspec_runtime::Int::int(&len_cpu_indices),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (materials, _p_materials) = crate::rt::field(
+        let (materials, _p_materials) = ::meshspec_runtime::field(
             "materials",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <MaterialList as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <MaterialList as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -3537,7 +3784,7 @@ impl crate::rt::Codec for RangedLayout {
             },
             if L {
                 Some(RangedLayoutPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     unknown_0x0: _p_unknown_0x0,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -3584,9 +3831,9 @@ impl crate::rt::Codec for RangedLayout {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let RangedLayout {
@@ -3626,7 +3873,7 @@ impl crate::rt::Codec for RangedLayout {
             cpu_indices,
             materials,
         } = self;
-        let _p_unknown_0x0 = crate::rt::field(
+        let _p_unknown_0x0 = ::meshspec_runtime::field(
             "unknown_0x0",
             || {
                 let _at = _io.pos();
@@ -3635,14 +3882,14 @@ impl crate::rt::Codec for RangedLayout {
                     let _v = unknown_0x0;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_format = crate::rt::field(
+        let _p_vertex_format = ::meshspec_runtime::field(
             "vertex_format",
             || {
                 let _at = _io.pos();
@@ -3651,32 +3898,32 @@ impl crate::rt::Codec for RangedLayout {
                     let _v = vertex_format;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, _v.0);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_strides = crate::rt::field(
+        let _p_strides = ::meshspec_runtime::field(
             "strides",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (5i128), "5")?;
                 Ok({
-                    crate::rt::output::agree(
+                    ::meshspec_runtime::output::agree(
                         _at,
                         strides.len() as u64,
                         (3i128),
                         "3",
                         "elements",
                     )?;
-                    _io.prims(::binrw::Endian::Little, strides);
-                    crate::rt::Strided::new(_at, 4u64, strides.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, strides);
+                    ::meshspec_runtime::Strided::new(_at, 4u64, strides.len())
                 })
             },
         )?;
-        let _p_unknown_0x11 = crate::rt::field(
+        let _p_unknown_0x11 = ::meshspec_runtime::field(
             "unknown_0x11",
             || {
                 let _at = _io.pos();
@@ -3685,14 +3932,14 @@ impl crate::rt::Codec for RangedLayout {
                     let _v = unknown_0x11;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_centre = crate::rt::field(
+        let _p_centre = ::meshspec_runtime::field(
             "centre",
             || {
                 let _at = _io.pos();
@@ -3702,14 +3949,16 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_half_extent = crate::rt::field(
+        let _p_half_extent = ::meshspec_runtime::field(
             "half_extent",
             || {
                 let _at = _io.pos();
@@ -3719,14 +3968,16 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x2d = crate::rt::field(
+        let _p_unknown_0x2d = ::meshspec_runtime::field(
             "unknown_0x2d",
             || {
                 let _at = _io.pos();
@@ -3735,29 +3986,29 @@ impl crate::rt::Codec for RangedLayout {
                     let _v = unknown_0x2d;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_ranges, _p_num_ranges): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_ranges, _p_num_ranges): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_ranges",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (46i128), "46")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     ranges.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_unknown_0x32 = crate::rt::field(
+        let _p_unknown_0x32 = ::meshspec_runtime::field(
             "unknown_0x32",
             || {
                 let _at = _io.pos();
@@ -3766,7 +4017,7 @@ impl crate::rt::Codec for RangedLayout {
                     let _v = unknown_0x32;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (8i128),
@@ -3774,13 +4025,13 @@ impl crate::rt::Codec for RangedLayout {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_ranges = crate::rt::field(
+        let _p_ranges = ::meshspec_runtime::field(
             "ranges",
             || {
                 let _at = _io.pos();
@@ -3790,16 +4041,16 @@ impl crate::rt::Codec for RangedLayout {
                         if L { ranges.len() } else { 0 },
                     );
                     for (_i, _v) in ranges.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
                                         (if (((_i as i128)).wrapping_add((1i128))
-                                            < crate::rt::Int::int(&num_ranges))
+                                            < ::meshspec_runtime::Int::int(&num_ranges))
                                         {
                                             (1i128)
                                         } else {
@@ -3808,7 +4059,9 @@ impl crate::rt::Codec for RangedLayout {
                                         "has_tail",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -3817,28 +4070,28 @@ impl crate::rt::Codec for RangedLayout {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let (len_primary, _p_len_primary): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_primary, _p_len_primary): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_primary",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     primary.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_primary = crate::rt::field(
+        let _p_primary = ::meshspec_runtime::field(
             "primary",
             || {
                 let _at = _io.pos();
@@ -3847,27 +4100,27 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_positions, _p_len_positions): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_positions, _p_len_positions): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_positions",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     positions.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_positions = crate::rt::field(
+        let _p_positions = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
@@ -3876,27 +4129,27 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_skin, _p_len_skin): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_skin, _p_len_skin): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_skin",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     skin.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_skin = crate::rt::field(
+        let _p_skin = ::meshspec_runtime::field(
             "skin",
             || {
                 let _at = _io.pos();
@@ -3905,22 +4158,22 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (_hole_len_indices, _p_len_indices) = crate::rt::field(
+        let (_hole_len_indices, _p_len_indices) = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _io.pos();
                 let _h = _io.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_h, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
         let _part_start_indices = _io.pos();
-        let _p_indices = crate::rt::field(
+        let _p_indices = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
@@ -3929,11 +4182,13 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             let _args = (
-                                crate::rt::codec::arg::<u8>(_at, (0i128), "index_width")?,
+                                ::meshspec_runtime::codec::arg::<
+                                    u8,
+                                >(_at, (0i128), "index_width")?,
                             );
                             let _p = _io
                                 .part(|_io| Ok(
-                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                    ::meshspec_runtime::Codec::write_out::<L>(_v, _io, _args)?,
                                 ))?;
                             _p.unwrap_or_default()
                         }
@@ -3941,30 +4196,30 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let len_indices: u32 = crate::rt::field(
+        let len_indices: u32 = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _hole_len_indices;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     _io.pos() - _part_start_indices,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::meshspec_runtime::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
-        let (_hole_len_primitive_descs, _p_len_primitive_descs) = crate::rt::field(
+        let (_hole_len_primitive_descs, _p_len_primitive_descs) = ::meshspec_runtime::field(
             "len_primitive_descs",
             || {
                 let _at = _io.pos();
                 let _h = _io.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_h, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
         let _part_start_primitive_descs = _io.pos();
-        let _p_primitive_descs = crate::rt::field(
+        let _p_primitive_descs = ::meshspec_runtime::field(
             "primitive_descs",
             || {
                 let _at = _io.pos();
@@ -3975,7 +4230,7 @@ impl crate::rt::Codec for RangedLayout {
                             let _args = ();
                             let _p = _io
                                 .part(|_io| Ok(
-                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                    ::meshspec_runtime::Codec::write_out::<L>(_v, _io, _args)?,
                                 ))?;
                             _p.unwrap_or_default()
                         }
@@ -3983,35 +4238,35 @@ impl crate::rt::Codec for RangedLayout {
                 })
             },
         )?;
-        let len_primitive_descs: u32 = crate::rt::field(
+        let len_primitive_descs: u32 = ::meshspec_runtime::field(
             "len_primitive_descs",
             || {
                 let _at = _hole_len_primitive_descs;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     _io.pos() - _part_start_primitive_descs,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::meshspec_runtime::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
-        let (len_further_a, _p_len_further_a): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_further_a, _p_len_further_a): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_further_a",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     further_a.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_further_a = crate::rt::field(
+        let _p_further_a = ::meshspec_runtime::field(
             "further_a",
             || {
                 let _at = _io.pos();
@@ -4020,27 +4275,27 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_further_b, _p_len_further_b): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_further_b, _p_len_further_b): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_further_b",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     further_b.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_further_b = crate::rt::field(
+        let _p_further_b = ::meshspec_runtime::field(
             "further_b",
             || {
                 let _at = _io.pos();
@@ -4049,13 +4304,13 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_mesh_data_marker = crate::rt::field(
+        let _p_mesh_data_marker = ::meshspec_runtime::field(
             "mesh_data_marker",
             || {
                 let _at = _io.pos();
@@ -4063,14 +4318,14 @@ impl crate::rt::Codec for RangedLayout {
                     let _v = mesh_data_marker;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_mesh_data = crate::rt::field(
+        let _p_mesh_data = ::meshspec_runtime::field(
             "mesh_data",
             || {
                 let _at = _io.pos();
@@ -4079,28 +4334,30 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let (len_cpu_vertices, _p_len_cpu_vertices): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_cpu_vertices, _p_len_cpu_vertices): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_cpu_vertices",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     cpu_vertices.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_cpu_vertices = crate::rt::field(
+        let _p_cpu_vertices = ::meshspec_runtime::field(
             "cpu_vertices",
             || {
                 let _at = _io.pos();
@@ -4109,27 +4366,27 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_cpu_positions, _p_len_cpu_positions): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_cpu_positions, _p_len_cpu_positions): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_cpu_positions",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     cpu_positions.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_cpu_positions = crate::rt::field(
+        let _p_cpu_positions = ::meshspec_runtime::field(
             "cpu_positions",
             || {
                 let _at = _io.pos();
@@ -4138,27 +4395,27 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_cpu_skin, _p_len_cpu_skin): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_cpu_skin, _p_len_cpu_skin): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_cpu_skin",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     cpu_skin.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_cpu_skin = crate::rt::field(
+        let _p_cpu_skin = ::meshspec_runtime::field(
             "cpu_skin",
             || {
                 let _at = _io.pos();
@@ -4167,27 +4424,27 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_cpu_indices, _p_len_cpu_indices): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_cpu_indices, _p_len_cpu_indices): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_cpu_indices",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     cpu_indices.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_cpu_indices = crate::rt::field(
+        let _p_cpu_indices = ::meshspec_runtime::field(
             "cpu_indices",
             || {
                 let _at = _io.pos();
@@ -4196,13 +4453,13 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_materials = crate::rt::field(
+        let _p_materials = ::meshspec_runtime::field(
             "materials",
             || {
                 let _at = _io.pos();
@@ -4211,7 +4468,9 @@ impl crate::rt::Codec for RangedLayout {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -4221,7 +4480,7 @@ impl crate::rt::Codec for RangedLayout {
         Ok(
             if L {
                 Some(RangedLayoutPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     unknown_0x0: _p_unknown_0x0,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -4265,8 +4524,8 @@ impl crate::rt::Codec for RangedLayout {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let RangedLayoutRef {
             unknown_0x0,
@@ -4311,15 +4570,18 @@ impl crate::rt::Codec for RangedLayout {
             let _v = mesh_data_marker;
             let _place = at.mesh_data_marker();
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) == (105229237i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (105229237i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x0645ABB5",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -4328,7 +4590,7 @@ impl crate::rt::Codec for RangedLayout {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
@@ -4337,16 +4599,17 @@ impl crate::rt::Codec for RangedLayout {
             let _v = materials;
             let _place = at.materials();
             {
-                <MaterialList as crate::rt::Codec>::checks(_v, &_place, out);
+                <MaterialList as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _place = at.len_primitive_descs();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&len_primitive_descs)
-                    == ((32i128)).wrapping_mul(crate::rt::Int::int(&num_ranges)))
+                if (::meshspec_runtime::Int::int(&len_primitive_descs)
+                    == ((32i128))
+                        .wrapping_mul(::meshspec_runtime::Int::int(&num_ranges)))
                 {
                     return Ok(None);
                 }
@@ -4354,10 +4617,12 @@ impl crate::rt::Codec for RangedLayout {
                     Some((
                         ::std::format!(
                             "{} with {}", "len_primitive_descs == 32 * num_ranges",
-                            [::std::format!("{} = {}", "num_ranges", crate
-                            ::rt::Int::int(& num_ranges))].join(", ")
+                            [::std::format!("{} = {}", "num_ranges",
+                            ::meshspec_runtime::Int::int(& num_ranges))].join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& len_primitive_descs)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& len_primitive_descs)
+                        ),
                     )),
                 )
             })();
@@ -4420,34 +4685,38 @@ impl crate::rt::Codec for RangedLayout {
             + {
                 let _l = strides;
                 _l.iter().map(|_x| 4usize).sum::<usize>()
-            } + 4usize + <Float3 as crate::rt::Codec>::size_hint(centre)
-            + <Float3 as crate::rt::Codec>::size_hint(half_extent) + 1usize + 4usize
-            + unknown_0x32.len()
+            } + 4usize + <Float3 as ::meshspec_runtime::Codec>::size_hint(centre)
+            + <Float3 as ::meshspec_runtime::Codec>::size_hint(half_extent) + 1usize
+            + 4usize + unknown_0x32.len()
             + {
                 let _l = ranges;
                 _l.iter()
-                    .map(|_x| <RangeRecord as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <RangeRecord as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + 4usize + primary.len() + 4usize + positions.len() + 4usize + skin.len()
-            + 4usize + <IndexData as crate::rt::Codec>::size_hint(indices) + 4usize
-            + <PrimitiveDescBlock as crate::rt::Codec>::size_hint(primitive_descs)
-            + 4usize + further_a.len() + 4usize + further_b.len() + 4usize
-            + <MeshData as crate::rt::Codec>::size_hint(mesh_data) + 4usize
+            + 4usize + <IndexData as ::meshspec_runtime::Codec>::size_hint(indices)
+            + 4usize
+            + <PrimitiveDescBlock as ::meshspec_runtime::Codec>::size_hint(
+                primitive_descs,
+            ) + 4usize + further_a.len() + 4usize + further_b.len() + 4usize
+            + <MeshData as ::meshspec_runtime::Codec>::size_hint(mesh_data) + 4usize
             + cpu_vertices.len() + 4usize + cpu_positions.len() + 4usize + cpu_skin.len()
             + 4usize + cpu_indices.len()
-            + <MaterialList as crate::rt::Codec>::size_hint(materials)
+            + <MaterialList as ::meshspec_runtime::Codec>::size_hint(materials)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "ranged_layout",
         doc: "The ranged form, from M+17: header words, one record per draw range, the four vertex and\nindex streams, one PrimitiveDescData record per range, two further streams, MeshData and its\nprimitive records, four final runs and the material list.\n\nTwo readings, stated on their fields: the width of the length prefixes (`len_*`) and where\nthe MeshData marker sits in this form.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x0",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("stored word"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("2 throughout the split census"),
                 reading: ::std::option::Option::None,
@@ -4457,11 +4726,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_format",
                 ty: "u1 (vertex_format)",
                 orig_id: ::std::option::Option::Some("vertex format"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
@@ -4471,11 +4742,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "strides",
                 ty: "u4[]",
                 orig_id: ::std::option::Option::Some("stream strides"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
@@ -4485,11 +4758,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::Some(3u64),
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x11",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("stored word"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("17"),
                 evidence: ::std::option::Option::Some("0 throughout the split census"),
                 reading: ::std::option::Option::None,
@@ -4499,18 +4774,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "centre",
                 ty: "float3",
                 orig_id: ::std::option::Option::Some("centre"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("21"),
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The centre of the mesh's bounds (registry Center).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3 as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4520,18 +4797,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(12u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "half_extent",
                 ty: "float3",
                 orig_id: ::std::option::Option::Some("half extent"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("33"),
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "Half the size of the mesh's bounds along each axis (registry HalfExtend).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3 as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4541,11 +4820,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(12u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x2d",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("stored byte"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("45"),
                 evidence: ::std::option::Option::Some("0 throughout the split census"),
                 reading: ::std::option::Option::None,
@@ -4555,11 +4836,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_ranges",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("range count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("46"),
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
@@ -4569,11 +4852,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x32",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("stored words"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("50"),
                 evidence: ::std::option::Option::Some(
                     "two zero u32 values throughout the split census",
@@ -4585,18 +4870,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ranges",
                 ty: "range_record[]",
                 orig_id: ::std::option::Option::Some("range records"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("58"),
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <RangeRecord as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <RangeRecord as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -4604,13 +4891,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_primary",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "primary attributes (length prefix)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4622,11 +4911,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "primary",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("primary attributes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
@@ -4636,11 +4927,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_positions",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("positions (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4652,11 +4945,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "positions",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("positions"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
@@ -4666,11 +4961,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_skin",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("skin (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4682,11 +4979,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "skin",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("skin"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
@@ -4696,11 +4995,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_indices",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("indices (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4712,18 +5013,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "indices",
                 ty: "index_data",
                 orig_id: ::std::option::Option::Some("indices"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The u16 indices (registry IndexData), relative to each range's vertex base.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <IndexData as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <IndexData as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4733,13 +5036,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_primitive_descs",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "PrimitiveDescData (length prefix)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4751,18 +5056,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "primitive_descs",
                 ty: "primitive_desc_block",
                 orig_id: ::std::option::Option::Some("PrimitiveDescData"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("29,174 split bodies"),
                 reading: ::std::option::Option::None,
                 doc: "One 32-byte PrimitiveDescData record per range.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <PrimitiveDescBlock as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <PrimitiveDescBlock as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4772,13 +5079,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_further_a",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "two more length-prefixed streams (first length)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4790,13 +5099,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "further_a",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some(
                     "two more length-prefixed streams (first)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -4806,13 +5117,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_further_b",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "two more length-prefixed streams (second length)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4824,13 +5137,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "further_b",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some(
                     "two more length-prefixed streams (second)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -4840,11 +5155,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "mesh_data_marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("MeshData marker 0x0645ABB5"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker",
@@ -4858,18 +5175,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "mesh_data",
                 ty: "mesh_data",
                 orig_id: ::std::option::Option::Some("MeshData"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("29,174 split bodies"),
                 reading: ::std::option::Option::None,
                 doc: "MeshData and its primitive records.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MeshData as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MeshData as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4879,13 +5198,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_cpu_vertices",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "VertexBufferDataStatic (length prefix)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4897,11 +5218,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "cpu_vertices",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("VertexBufferDataStatic"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty in every split mesh; filled on 2,160 of 83,800 ranged bodies",
@@ -4913,13 +5236,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_cpu_positions",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "VertexBufferDataDynamic (length prefix)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4931,11 +5256,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "cpu_positions",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("VertexBufferDataDynamic"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty on all 83,800 ranged bodies",
@@ -4947,13 +5274,15 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_cpu_skin",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "VertexBufferDataIndexWeight (length prefix)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4965,11 +5294,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "cpu_skin",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("VertexBufferDataIndexWeight"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty on all 83,800 ranged bodies",
@@ -4981,11 +5312,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_cpu_indices",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("IndexBufferData (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -4997,11 +5330,13 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "cpu_indices",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("IndexBufferData"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty in every split mesh; filled on 2,160 of 83,800 ranged bodies",
@@ -5013,18 +5348,20 @@ impl crate::rt::Codec for RangedLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "materials",
                 ty: "material_list",
                 orig_id: ::std::option::Option::Some("material list"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The material list, one descriptor and one group per range.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MaterialList as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MaterialList as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -5036,7 +5373,7 @@ impl crate::rt::Codec for RangedLayout {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let RangedLayoutRef {
             unknown_0x0,
@@ -5079,11 +5416,11 @@ impl crate::rt::Codec for RangedLayout {
         let _all = _vis.proven_leaves();
         {
             let _x = unknown_0x0;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = vertex_format;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         if _all && _vis.enter(&_f[2usize]) {
             {
@@ -5092,40 +5429,40 @@ impl crate::rt::Codec for RangedLayout {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
         {
             let _x = unknown_0x11;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
                 let _x = centre;
-                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+                <Float3 as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             {
                 let _x = half_extent;
-                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+                <Float3 as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = unknown_0x2d;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_ranges;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x32;
-            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[8usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[9usize]) {
             {
@@ -5134,126 +5471,126 @@ impl crate::rt::Codec for RangedLayout {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <RangeRecord as crate::rt::Codec>::visit(_e, _vis);
+                    <RangeRecord as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = len_primary;
-            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[10usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = primary;
-            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[11usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_positions;
-            _vis.leaf(&_f[12usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[12usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = positions;
-            _vis.leaf(&_f[13usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[13usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_skin;
-            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[14usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = skin;
-            _vis.leaf(&_f[15usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[15usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_indices;
-            _vis.leaf(&_f[16usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[16usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[17usize]) {
             {
                 let _x = indices;
-                <IndexData as crate::rt::Codec>::visit(_x, _vis)
+                <IndexData as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = len_primitive_descs;
-            _vis.leaf(&_f[18usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[18usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[19usize]) {
             {
                 let _x = primitive_descs;
-                <PrimitiveDescBlock as crate::rt::Codec>::visit(_x, _vis)
+                <PrimitiveDescBlock as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = len_further_a;
-            _vis.leaf(&_f[20usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[20usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = further_a;
-            _vis.leaf(&_f[21usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[21usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_further_b;
-            _vis.leaf(&_f[22usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[22usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = further_b;
-            _vis.leaf(&_f[23usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[23usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = mesh_data_marker;
-            _vis.leaf(&_f[24usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[24usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[25usize]) {
             {
                 let _x = mesh_data;
-                <MeshData as crate::rt::Codec>::visit(_x, _vis)
+                <MeshData as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = len_cpu_vertices;
-            _vis.leaf(&_f[26usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[26usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = cpu_vertices;
-            _vis.leaf(&_f[27usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[27usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_cpu_positions;
-            _vis.leaf(&_f[28usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[28usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = cpu_positions;
-            _vis.leaf(&_f[29usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[29usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_cpu_skin;
-            _vis.leaf(&_f[30usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[30usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = cpu_skin;
-            _vis.leaf(&_f[31usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[31usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_cpu_indices;
-            _vis.leaf(&_f[32usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[32usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = cpu_indices;
-            _vis.leaf(&_f[33usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[33usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[34usize]) {
             {
                 let _x = materials;
-                <MaterialList as crate::rt::Codec>::visit(_x, _vis)
+                <MaterialList as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(RangedLayout, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(RangedLayout, ENDIAN);
 impl RangedLayoutRef<'_> {
     /// The owned [`RangedLayout`] (copies every view).
     pub fn own(&self) -> RangedLayout {
@@ -5296,549 +5633,682 @@ impl RangedLayoutRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for RangedLayoutPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for RangedLayoutPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, RangedLayoutPos> {
+/// The places of the fields of a [`RangedLayout`]: `rt::Place`'s accessors for [`RangedLayoutPos`].
+pub trait RangedLayoutPlace {
     /// The place of `unknown_0x0`.
-    pub fn unknown_0x0(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn unknown_0x0(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_format`.
+    fn vertex_format(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `strides`.
+    fn strides(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+    /// The place of `unknown_0x11`.
+    fn unknown_0x11(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `centre`.
+    fn centre(&self) -> ::meshspec_runtime::Place<'_, Float3Pos>;
+    /// The place of `half_extent`.
+    fn half_extent(&self) -> ::meshspec_runtime::Place<'_, Float3Pos>;
+    /// The place of `unknown_0x2d`.
+    fn unknown_0x2d(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_ranges`.
+    fn num_ranges(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x32`.
+    fn unknown_0x32(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ranges`.
+    fn ranges(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<RangeRecordPos>>;
+    /// The place of `len_primary`.
+    fn len_primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `primary`.
+    fn primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_positions`.
+    fn len_positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `positions`.
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_skin`.
+    fn len_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `skin`.
+    fn skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_indices`.
+    fn len_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `indices`.
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, IndexDataPos>;
+    /// The place of `len_primitive_descs`.
+    fn len_primitive_descs(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `primitive_descs`.
+    fn primitive_descs(&self) -> ::meshspec_runtime::Place<'_, PrimitiveDescBlockPos>;
+    /// The place of `len_further_a`.
+    fn len_further_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `further_a`.
+    fn further_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_further_b`.
+    fn len_further_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `further_b`.
+    fn further_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `mesh_data_marker`.
+    fn mesh_data_marker(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `mesh_data`.
+    fn mesh_data(&self) -> ::meshspec_runtime::Place<'_, MeshDataPos>;
+    /// The place of `len_cpu_vertices`.
+    fn len_cpu_vertices(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `cpu_vertices`.
+    fn cpu_vertices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_cpu_positions`.
+    fn len_cpu_positions(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `cpu_positions`.
+    fn cpu_positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_cpu_skin`.
+    fn len_cpu_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `cpu_skin`.
+    fn cpu_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_cpu_indices`.
+    fn len_cpu_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `cpu_indices`.
+    fn cpu_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `materials`.
+    fn materials(&self) -> ::meshspec_runtime::Place<'_, MaterialListPos>;
+}
+impl RangedLayoutPlace for ::meshspec_runtime::Place<'_, RangedLayoutPos> {
+    #[inline]
+    fn unknown_0x0(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x0", &self.get().unknown_0x0)
     }
-    /// The place of `vertex_format`.
-    pub fn vertex_format(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_format(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_format", &self.get().vertex_format)
     }
-    /// The place of `strides`.
-    pub fn strides(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn strides(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("strides", &self.get().strides)
     }
-    /// The place of `unknown_0x11`.
-    pub fn unknown_0x11(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x11(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x11", &self.get().unknown_0x11)
     }
-    /// The place of `centre`.
-    pub fn centre(&self) -> crate::rt::Place<'_, Float3Pos> {
+    #[inline]
+    fn centre(&self) -> ::meshspec_runtime::Place<'_, Float3Pos> {
         self.field("centre", &self.get().centre)
     }
-    /// The place of `half_extent`.
-    pub fn half_extent(&self) -> crate::rt::Place<'_, Float3Pos> {
+    #[inline]
+    fn half_extent(&self) -> ::meshspec_runtime::Place<'_, Float3Pos> {
         self.field("half_extent", &self.get().half_extent)
     }
-    /// The place of `unknown_0x2d`.
-    pub fn unknown_0x2d(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x2d(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x2d", &self.get().unknown_0x2d)
     }
-    /// The place of `num_ranges`.
-    pub fn num_ranges(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_ranges(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_ranges", &self.get().num_ranges)
     }
-    /// The place of `unknown_0x32`.
-    pub fn unknown_0x32(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x32(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x32", &self.get().unknown_0x32)
     }
-    /// The place of `ranges`.
-    pub fn ranges(&self) -> crate::rt::Place<'_, crate::rt::Each<RangeRecordPos>> {
+    #[inline]
+    fn ranges(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<RangeRecordPos>> {
         self.field("ranges", &self.get().ranges)
     }
-    /// The place of `len_primary`.
-    pub fn len_primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_primary", &self.get().len_primary)
     }
-    /// The place of `primary`.
-    pub fn primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("primary", &self.get().primary)
     }
-    /// The place of `len_positions`.
-    pub fn len_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_positions", &self.get().len_positions)
     }
-    /// The place of `positions`.
-    pub fn positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("positions", &self.get().positions)
     }
-    /// The place of `len_skin`.
-    pub fn len_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_skin", &self.get().len_skin)
     }
-    /// The place of `skin`.
-    pub fn skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("skin", &self.get().skin)
     }
-    /// The place of `len_indices`.
-    pub fn len_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_indices", &self.get().len_indices)
     }
-    /// The place of `indices`.
-    pub fn indices(&self) -> crate::rt::Place<'_, IndexDataPos> {
+    #[inline]
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, IndexDataPos> {
         self.field("indices", &self.get().indices)
     }
-    /// The place of `len_primitive_descs`.
-    pub fn len_primitive_descs(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_primitive_descs(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_primitive_descs", &self.get().len_primitive_descs)
     }
-    /// The place of `primitive_descs`.
-    pub fn primitive_descs(&self) -> crate::rt::Place<'_, PrimitiveDescBlockPos> {
+    #[inline]
+    fn primitive_descs(&self) -> ::meshspec_runtime::Place<'_, PrimitiveDescBlockPos> {
         self.field("primitive_descs", &self.get().primitive_descs)
     }
-    /// The place of `len_further_a`.
-    pub fn len_further_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_further_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_further_a", &self.get().len_further_a)
     }
-    /// The place of `further_a`.
-    pub fn further_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn further_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("further_a", &self.get().further_a)
     }
-    /// The place of `len_further_b`.
-    pub fn len_further_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_further_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_further_b", &self.get().len_further_b)
     }
-    /// The place of `further_b`.
-    pub fn further_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn further_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("further_b", &self.get().further_b)
     }
-    /// The place of `mesh_data_marker`.
-    pub fn mesh_data_marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn mesh_data_marker(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("mesh_data_marker", &self.get().mesh_data_marker)
     }
-    /// The place of `mesh_data`.
-    pub fn mesh_data(&self) -> crate::rt::Place<'_, MeshDataPos> {
+    #[inline]
+    fn mesh_data(&self) -> ::meshspec_runtime::Place<'_, MeshDataPos> {
         self.field("mesh_data", &self.get().mesh_data)
     }
-    /// The place of `len_cpu_vertices`.
-    pub fn len_cpu_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_cpu_vertices(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_cpu_vertices", &self.get().len_cpu_vertices)
     }
-    /// The place of `cpu_vertices`.
-    pub fn cpu_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn cpu_vertices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("cpu_vertices", &self.get().cpu_vertices)
     }
-    /// The place of `len_cpu_positions`.
-    pub fn len_cpu_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_cpu_positions(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_cpu_positions", &self.get().len_cpu_positions)
     }
-    /// The place of `cpu_positions`.
-    pub fn cpu_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn cpu_positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("cpu_positions", &self.get().cpu_positions)
     }
-    /// The place of `len_cpu_skin`.
-    pub fn len_cpu_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_cpu_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_cpu_skin", &self.get().len_cpu_skin)
     }
-    /// The place of `cpu_skin`.
-    pub fn cpu_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn cpu_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("cpu_skin", &self.get().cpu_skin)
     }
-    /// The place of `len_cpu_indices`.
-    pub fn len_cpu_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_cpu_indices(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_cpu_indices", &self.get().len_cpu_indices)
     }
-    /// The place of `cpu_indices`.
-    pub fn cpu_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn cpu_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("cpu_indices", &self.get().cpu_indices)
     }
-    /// The place of `materials`.
-    pub fn materials(&self) -> crate::rt::Place<'_, MaterialListPos> {
+    #[inline]
+    fn materials(&self) -> ::meshspec_runtime::Place<'_, MaterialListPos> {
         self.field("materials", &self.get().materials)
     }
 }
-impl crate::rt::Walk for RangedLayoutPos {
+impl ::meshspec_runtime::Walk for RangedLayoutPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <RangedLayout as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <RangedLayout as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x0")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x0")),
             |path| {
                 let p = &self.unknown_0x0;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_format")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_format"),
+            ),
             |path| {
                 let p = &self.vertex_format;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("strides")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("strides")),
             |path| {
                 let p = &self.strides;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[2usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x11")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x11")),
             |path| {
                 let p = &self.unknown_0x11;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("centre")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("centre")),
             |path| {
                 let p = &self.centre;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("half_extent")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("half_extent")),
             |path| {
                 let p = &self.half_extent;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x2d")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x2d")),
             |path| {
                 let p = &self.unknown_0x2d;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges")),
             |path| {
                 let p = &self.num_ranges;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x32")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x32")),
             |path| {
                 let p = &self.unknown_0x32;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ranges")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ranges")),
             |path| {
                 let p = &self.ranges;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[9usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_primary")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_primary")),
             |path| {
                 let p = &self.len_primary;
-                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[10usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primary")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("primary")),
             |path| {
                 let p = &self.primary;
-                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[11usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_positions")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_positions"),
+            ),
             |path| {
                 let p = &self.len_positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[12usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
             |path| {
                 let p = &self.positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[13usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_skin")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_skin")),
             |path| {
                 let p = &self.len_skin;
-                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[14usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
             |path| {
                 let p = &self.skin;
-                visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[15usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
             |path| {
                 let p = &self.len_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[16usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
             |path| {
                 let p = &self.indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[17usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[17usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_primitive_descs")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_primitive_descs"),
+            ),
             |path| {
                 let p = &self.len_primitive_descs;
-                visit(path, crate::rt::Spanned::span(p), &_f[18usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[18usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primitive_descs")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("primitive_descs"),
+            ),
             |path| {
                 let p = &self.primitive_descs;
-                visit(path, crate::rt::Spanned::span(p), &_f[19usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[19usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_further_a")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_further_a"),
+            ),
             |path| {
                 let p = &self.len_further_a;
-                visit(path, crate::rt::Spanned::span(p), &_f[20usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[20usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("further_a")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("further_a")),
             |path| {
                 let p = &self.further_a;
-                visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[21usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_further_b")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_further_b"),
+            ),
             |path| {
                 let p = &self.len_further_b;
-                visit(path, crate::rt::Spanned::span(p), &_f[22usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[22usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("further_b")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("further_b")),
             |path| {
                 let p = &self.further_b;
-                visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[23usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data_marker")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("mesh_data_marker"),
+            ),
             |path| {
                 let p = &self.mesh_data_marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[24usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data")),
             |path| {
                 let p = &self.mesh_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[25usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[25usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_vertices")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_cpu_vertices"),
+            ),
             |path| {
                 let p = &self.len_cpu_vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[26usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[26usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_vertices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("cpu_vertices")),
             |path| {
                 let p = &self.cpu_vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[27usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_positions")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_cpu_positions"),
+            ),
             |path| {
                 let p = &self.len_cpu_positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[28usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[28usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_positions")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("cpu_positions"),
+            ),
             |path| {
                 let p = &self.cpu_positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[29usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[29usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_skin")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_skin")),
             |path| {
                 let p = &self.len_cpu_skin;
-                visit(path, crate::rt::Spanned::span(p), &_f[30usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[30usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_skin")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("cpu_skin")),
             |path| {
                 let p = &self.cpu_skin;
-                visit(path, crate::rt::Spanned::span(p), &_f[31usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[31usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_indices")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_cpu_indices"),
+            ),
             |path| {
                 let p = &self.len_cpu_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[32usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[32usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("cpu_indices")),
             |path| {
                 let p = &self.cpu_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[33usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[33usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("materials")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("materials")),
             |path| {
                 let p = &self.materials;
-                visit(path, crate::rt::Spanned::span(p), &_f[34usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[34usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <RangedLayout as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.unknown_0x0), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_format), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.strides), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x11), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.centre), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.half_extent), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x2d), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.num_ranges), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x32), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.ranges), &_f[9usize]);
-        visit(crate::rt::Spanned::span(&self.len_primary), &_f[10usize]);
-        visit(crate::rt::Spanned::span(&self.primary), &_f[11usize]);
-        visit(crate::rt::Spanned::span(&self.len_positions), &_f[12usize]);
-        visit(crate::rt::Spanned::span(&self.positions), &_f[13usize]);
-        visit(crate::rt::Spanned::span(&self.len_skin), &_f[14usize]);
-        visit(crate::rt::Spanned::span(&self.skin), &_f[15usize]);
-        visit(crate::rt::Spanned::span(&self.len_indices), &_f[16usize]);
-        visit(crate::rt::Spanned::span(&self.indices), &_f[17usize]);
-        visit(crate::rt::Spanned::span(&self.len_primitive_descs), &_f[18usize]);
-        visit(crate::rt::Spanned::span(&self.primitive_descs), &_f[19usize]);
-        visit(crate::rt::Spanned::span(&self.len_further_a), &_f[20usize]);
-        visit(crate::rt::Spanned::span(&self.further_a), &_f[21usize]);
-        visit(crate::rt::Spanned::span(&self.len_further_b), &_f[22usize]);
-        visit(crate::rt::Spanned::span(&self.further_b), &_f[23usize]);
-        visit(crate::rt::Spanned::span(&self.mesh_data_marker), &_f[24usize]);
-        visit(crate::rt::Spanned::span(&self.mesh_data), &_f[25usize]);
-        visit(crate::rt::Spanned::span(&self.len_cpu_vertices), &_f[26usize]);
-        visit(crate::rt::Spanned::span(&self.cpu_vertices), &_f[27usize]);
-        visit(crate::rt::Spanned::span(&self.len_cpu_positions), &_f[28usize]);
-        visit(crate::rt::Spanned::span(&self.cpu_positions), &_f[29usize]);
-        visit(crate::rt::Spanned::span(&self.len_cpu_skin), &_f[30usize]);
-        visit(crate::rt::Spanned::span(&self.cpu_skin), &_f[31usize]);
-        visit(crate::rt::Spanned::span(&self.len_cpu_indices), &_f[32usize]);
-        visit(crate::rt::Spanned::span(&self.cpu_indices), &_f[33usize]);
-        visit(crate::rt::Spanned::span(&self.materials), &_f[34usize]);
+        let _f = <RangedLayout as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x0), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_format), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.strides), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x11), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.centre), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.half_extent), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x2d), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_ranges), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x32), &_f[8usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ranges), &_f[9usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_primary), &_f[10usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.primary), &_f[11usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_positions), &_f[12usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.positions), &_f[13usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_skin), &_f[14usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.skin), &_f[15usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_indices), &_f[16usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.indices), &_f[17usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.len_primitive_descs),
+            &_f[18usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.primitive_descs), &_f[19usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_further_a), &_f[20usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.further_a), &_f[21usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_further_b), &_f[22usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.further_b), &_f[23usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.mesh_data_marker), &_f[24usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.mesh_data), &_f[25usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_cpu_vertices), &_f[26usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.cpu_vertices), &_f[27usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_cpu_positions), &_f[28usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.cpu_positions), &_f[29usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_cpu_skin), &_f[30usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.cpu_skin), &_f[31usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_cpu_indices), &_f[32usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.cpu_indices), &_f[33usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.materials), &_f[34usize]);
     }
 }
 /// One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.
@@ -5846,7 +6316,14 @@ impl crate::rt::Walk for RangedLayoutPos {
 ///
 ///
 /// Type `range_record` of `spec/rr_mesh.ksy`. Proven (29,174 split meshes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct RangeRecord {
@@ -5855,7 +6332,7 @@ pub struct RangeRecord {
     /// Documented as “range class”, at offset `0`, Proven.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[129079943]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[129079943]))
     )]
     pub marker: u32,
     /// A stored byte; the registry's ClusterCount (1).
@@ -5865,8 +6342,11 @@ pub struct RangeRecord {
     /// Three stored bytes.
     ///
     /// Documented as “stored bytes”, at offset `5`, Unknown (zero in the split census).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<3>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<3>)
+    )]
     pub unknown_0x5: ::std::vec::Vec<u8>,
     /// The range's first index in the index stream (registry IndexStart).
     ///
@@ -5879,10 +6359,10 @@ pub struct RangeRecord {
     /// Eight further bytes, on every record but the last.
     ///
     /// Documented as “another eight bytes”, at offset `16`, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::maybe_bytes::<8>)
+        arbitrary(with = ::meshspec_runtime::arb::maybe_bytes::<8>)
     )]
     pub unknown_0x10: ::std::option::Option<::std::vec::Vec<u8>>,
 }
@@ -5906,19 +6386,19 @@ pub struct RangeRecordRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RangeRecordPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `marker` lies.
-    pub marker: crate::rt::Span,
+    pub marker: ::meshspec_runtime::Span,
     /// Where `unknown_0x4` lies.
-    pub unknown_0x4: crate::rt::Span,
+    pub unknown_0x4: ::meshspec_runtime::Span,
     /// Where `unknown_0x5` lies.
-    pub unknown_0x5: crate::rt::Span,
+    pub unknown_0x5: ::meshspec_runtime::Span,
     /// Where `first_index` lies.
-    pub first_index: crate::rt::Span,
+    pub first_index: ::meshspec_runtime::Span,
     /// Where `vertex_base` lies.
-    pub vertex_base: crate::rt::Span,
+    pub vertex_base: ::meshspec_runtime::Span,
     /// Where `unknown_0x10` lies.
-    pub unknown_0x10: ::std::option::Option<crate::rt::Span>,
+    pub unknown_0x10: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl RangeRecord {
     /// Where `marker` starts, from the start of the type.
@@ -5934,34 +6414,38 @@ impl RangeRecord {
     /// Where `unknown_0x10` starts, from the start of the type.
     pub const OFFSET_UNKNOWN_0X10: u64 = 16;
 }
-impl crate::rt::Codec for RangeRecord {
+impl ::meshspec_runtime::Codec for RangeRecord {
     type Args = (u8,);
     type Ref<'a> = RangeRecordRef<'a>;
     type Pos = RangeRecordPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (has_tail,) = _args;
         let _start = _io.pos();
-        let (marker, _p_marker) = crate::rt::field(
+        let (marker, _p_marker) = ::meshspec_runtime::field(
             "marker",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (129079943i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (129079943i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x07B19A87",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -5969,21 +6453,22 @@ impl crate::rt::Codec for RangeRecord {
                 })
             },
         )?;
-        let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
+        let (unknown_0x4, _p_unknown_0x4) = ::meshspec_runtime::field(
             "unknown_0x4",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x5, _p_unknown_0x5) = crate::rt::field(
+        let (unknown_0x5, _p_unknown_0x5) = ::meshspec_runtime::field(
             "unknown_0x5",
             || {
                 _io.offset(_start, (5i128), "5")?;
@@ -5992,58 +6477,60 @@ impl crate::rt::Codec for RangeRecord {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (3i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (3i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (first_index, _p_first_index) = crate::rt::field(
+        let (first_index, _p_first_index) = ::meshspec_runtime::field(
             "first_index",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_base, _p_vertex_base) = crate::rt::field(
+        let (vertex_base, _p_vertex_base) = ::meshspec_runtime::field(
             "vertex_base",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
+        let (unknown_0x10, _p_unknown_0x10) = ::meshspec_runtime::field(
             "unknown_0x10",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&has_tail) != (0i128)) {
+                    if (::meshspec_runtime::Int::int(&has_tail) != (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(_at, (8i128), "size")?,
+                                        ::meshspec_runtime::input::count(_at, (8i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -6065,7 +6552,7 @@ impl crate::rt::Codec for RangeRecord {
             },
             if L {
                 Some(RangeRecordPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x5: _p_unknown_0x5,
@@ -6083,9 +6570,9 @@ impl crate::rt::Codec for RangeRecord {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (has_tail,) = _args;
         let _start = _io.pos();
         let RangeRecord {
@@ -6096,7 +6583,7 @@ impl crate::rt::Codec for RangeRecord {
             vertex_base,
             unknown_0x10,
         } = self;
-        let _p_marker = crate::rt::field(
+        let _p_marker = ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _io.pos();
@@ -6104,25 +6591,28 @@ impl crate::rt::Codec for RangeRecord {
                 Ok({
                     let _v = marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (129079943i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (129079943i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0x07B19A87",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x4 = crate::rt::field(
+        let _p_unknown_0x4 = ::meshspec_runtime::field(
             "unknown_0x4",
             || {
                 let _at = _io.pos();
@@ -6131,14 +6621,14 @@ impl crate::rt::Codec for RangeRecord {
                     let _v = unknown_0x4;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x5 = crate::rt::field(
+        let _p_unknown_0x5 = ::meshspec_runtime::field(
             "unknown_0x5",
             || {
                 let _at = _io.pos();
@@ -6147,7 +6637,7 @@ impl crate::rt::Codec for RangeRecord {
                     let _v = unknown_0x5;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (3i128),
@@ -6155,13 +6645,13 @@ impl crate::rt::Codec for RangeRecord {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_first_index = crate::rt::field(
+        let _p_first_index = ::meshspec_runtime::field(
             "first_index",
             || {
                 let _at = _io.pos();
@@ -6170,14 +6660,14 @@ impl crate::rt::Codec for RangeRecord {
                     let _v = first_index;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_base = crate::rt::field(
+        let _p_vertex_base = ::meshspec_runtime::field(
             "vertex_base",
             || {
                 let _at = _io.pos();
@@ -6186,27 +6676,27 @@ impl crate::rt::Codec for RangeRecord {
                     let _v = vertex_base;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x10 = crate::rt::field(
+        let _p_unknown_0x10 = ::meshspec_runtime::field(
             "unknown_0x10",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (16i128), "16")?;
                 Ok(
                     match (
-                        (crate::rt::Int::int(&has_tail) != (0i128)),
+                        (::meshspec_runtime::Int::int(&has_tail) != (0i128)),
                         unknown_0x10.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
                                         (8i128),
@@ -6214,19 +6704,27 @@ impl crate::rt::Codec for RangeRecord {
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "has_tail != 0", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "has_tail != 0",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "has_tail != 0", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "has_tail != 0",
+                                    false,
+                                ),
                             );
                         }
                     },
@@ -6236,7 +6734,7 @@ impl crate::rt::Codec for RangeRecord {
         Ok(
             if L {
                 Some(RangeRecordPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x5: _p_unknown_0x5,
@@ -6262,17 +6760,19 @@ impl crate::rt::Codec for RangeRecord {
         0usize + 4usize + 1usize + unknown_0x5.len() + 4usize + 4usize
             + unknown_0x10.as_ref().map_or(0, |_x| _x.len())
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "range_record",
         doc: "One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.\nIts extent runs to where the next range begins, or to the buffers' ends for the last.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &["has_tail"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("range class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6282,11 +6782,13 @@ impl crate::rt::Codec for RangeRecord {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x4",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("stored byte"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("1 in the split census"),
                 reading: ::std::option::Option::None,
@@ -6296,11 +6798,13 @@ impl crate::rt::Codec for RangeRecord {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x5",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("stored bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::Some("zero in the split census"),
                 reading: ::std::option::Option::None,
@@ -6310,11 +6814,13 @@ impl crate::rt::Codec for RangeRecord {
                 size: ::std::option::Option::Some(3u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "first_index",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("first index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6324,11 +6830,13 @@ impl crate::rt::Codec for RangeRecord {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_base",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("vertex base"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6338,11 +6846,13 @@ impl crate::rt::Codec for RangeRecord {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x10",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("another eight bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6357,7 +6867,7 @@ impl crate::rt::Codec for RangeRecord {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&has_tail) != (0i128)),
+                            (::meshspec_runtime::Int::int(&has_tail) != (0i128)),
                         )
                     },
                 ),
@@ -6367,7 +6877,7 @@ impl crate::rt::Codec for RangeRecord {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let RangeRecordRef {
             marker,
@@ -6381,34 +6891,34 @@ impl crate::rt::Codec for RangeRecord {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = marker;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x4;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x5;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _all {
             let _x = first_index;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = vertex_base;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = unknown_0x10 {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(RangeRecord, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(RangeRecord, ENDIAN);
 impl RangeRecordRef<'_> {
     /// The owned [`RangeRecord`] (copies every view).
     pub fn own(&self) -> RangeRecord {
@@ -6422,119 +6932,144 @@ impl RangeRecordRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for RangeRecordPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for RangeRecordPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, RangeRecordPos> {
+/// The places of the fields of a [`RangeRecord`]: `rt::Place`'s accessors for [`RangeRecordPos`].
+pub trait RangeRecordPlace {
     /// The place of `marker`.
-    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x4`.
+    fn unknown_0x4(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x5`.
+    fn unknown_0x5(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `first_index`.
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_base`.
+    fn vertex_base(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x10`.
+    fn unknown_0x10(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl RangeRecordPlace for ::meshspec_runtime::Place<'_, RangeRecordPos> {
+    #[inline]
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("marker", &self.get().marker)
     }
-    /// The place of `unknown_0x4`.
-    pub fn unknown_0x4(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x4(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x4", &self.get().unknown_0x4)
     }
-    /// The place of `unknown_0x5`.
-    pub fn unknown_0x5(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x5(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x5", &self.get().unknown_0x5)
     }
-    /// The place of `first_index`.
-    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("first_index", &self.get().first_index)
     }
-    /// The place of `vertex_base`.
-    pub fn vertex_base(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_base(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_base", &self.get().vertex_base)
     }
-    /// The place of `unknown_0x10`.
-    pub fn unknown_0x10(
+    #[inline]
+    fn unknown_0x10(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("unknown_0x10", &self.get().unknown_0x10)
     }
 }
-impl crate::rt::Walk for RangeRecordPos {
+impl ::meshspec_runtime::Walk for RangeRecordPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <RangeRecord as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <RangeRecord as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
             |path| {
                 let p = &self.marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
             |path| {
                 let p = &self.unknown_0x4;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x5")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x5")),
             |path| {
                 let p = &self.unknown_0x5;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
             |path| {
                 let p = &self.first_index;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_base")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertex_base")),
             |path| {
                 let p = &self.vertex_base;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.unknown_0x10 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <RangeRecord as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x5), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.first_index), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_base), &_f[4usize]);
+        let _f = <RangeRecord as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.marker), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x5), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.first_index), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_base), &_f[4usize]);
         if let ::std::option::Option::Some(p) = &self.unknown_0x10 {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
     }
 }
@@ -6543,7 +7078,14 @@ impl crate::rt::Walk for RangeRecordPos {
 ///
 ///
 /// Type `index_data` of `spec/rr_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct IndexData {
@@ -6558,16 +7100,16 @@ pub struct IndexData {
     /// The stream's bytes, for a width selector the document does not give.
     ///
     /// Unknown.
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub other_width: ::std::option::Option<::std::vec::Vec<u8>>,
 }
 /// [`IndexData`] as read: numbers by value, blobs and lists as views of the input.
 #[derive(Debug, Clone)]
 pub struct IndexDataRef<'a> {
     /// See [`IndexData::u16_indices`].
-    pub u16_indices: ::std::option::Option<crate::rt::Nums<'a, u16>>,
+    pub u16_indices: ::std::option::Option<::meshspec_runtime::Nums<'a, u16>>,
     /// See [`IndexData::u32_indices`].
-    pub u32_indices: ::std::option::Option<crate::rt::Nums<'a, u32>>,
+    pub u32_indices: ::std::option::Option<::meshspec_runtime::Nums<'a, u32>>,
     /// See [`IndexData::other_width`].
     pub other_width: ::std::option::Option<&'a [u8]>,
 }
@@ -6575,45 +7117,58 @@ pub struct IndexDataRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IndexDataPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `u16_indices` lies.
-    pub u16_indices: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    pub u16_indices: ::std::option::Option<
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >,
     /// Where `u32_indices` lies.
-    pub u32_indices: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    pub u32_indices: ::std::option::Option<
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >,
     /// Where `other_width` lies.
-    pub other_width: ::std::option::Option<crate::rt::Span>,
+    pub other_width: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl IndexData {
     /// Where `u16_indices` starts, from the start of the type.
     pub const OFFSET_U16_INDICES: u64 = 0;
 }
-impl crate::rt::Codec for IndexData {
+impl ::meshspec_runtime::Codec for IndexData {
     type Args = (u8,);
     type Ref<'a> = IndexDataRef<'a>;
     type Pos = IndexDataPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (index_width,) = _args;
         let _start = _io.pos();
-        let (u16_indices, _p_u16_indices) = crate::rt::field(
+        let (u16_indices, _p_u16_indices) = ::meshspec_runtime::field(
             "u16_indices",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&index_width) == (0i128)) {
+                    if (::meshspec_runtime::Int::int(&index_width) == (0i128)) {
                         let (_v, _p) = {
                             let _n = _io.left() / 2u64;
-                            let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                            let _v = _io
+                                .nums::<u16>(_n, ::meshspec_runtime::Endian::Little)?;
                             if !_io.at_end() {
                                 return Err(
-                                    crate::rt::input::eof(_io.pos(), "u2", 2u64, _io.left())
+                                    ::meshspec_runtime::input::eof(
+                                            _io.pos(),
+                                            "u2",
+                                            2u64,
+                                            _io.left(),
+                                        )
                                         .at_index(_n as usize),
                                 );
                             }
-                            (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                            (
+                                _v,
+                                ::meshspec_runtime::Strided::new(_at, 2u64, _n as usize),
+                            )
                         };
                         (Some(_v), Some(_p))
                     } else {
@@ -6622,22 +7177,31 @@ impl crate::rt::Codec for IndexData {
                 )
             },
         )?;
-        let (u32_indices, _p_u32_indices) = crate::rt::field(
+        let (u32_indices, _p_u32_indices) = ::meshspec_runtime::field(
             "u32_indices",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&index_width) == (1i128)) {
+                    if (::meshspec_runtime::Int::int(&index_width) == (1i128)) {
                         let (_v, _p) = {
                             let _n = _io.left() / 4u64;
-                            let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                            let _v = _io
+                                .nums::<u32>(_n, ::meshspec_runtime::Endian::Little)?;
                             if !_io.at_end() {
                                 return Err(
-                                    crate::rt::input::eof(_io.pos(), "u4", 4u64, _io.left())
+                                    ::meshspec_runtime::input::eof(
+                                            _io.pos(),
+                                            "u4",
+                                            4u64,
+                                            _io.left(),
+                                        )
                                         .at_index(_n as usize),
                                 );
                             }
-                            (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                            (
+                                _v,
+                                ::meshspec_runtime::Strided::new(_at, 4u64, _n as usize),
+                            )
                         };
                         (Some(_v), Some(_p))
                     } else {
@@ -6646,16 +7210,16 @@ impl crate::rt::Codec for IndexData {
                 )
             },
         )?;
-        let (other_width, _p_other_width) = crate::rt::field(
+        let (other_width, _p_other_width) = ::meshspec_runtime::field(
             "other_width",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&index_width) > (1i128)) {
+                    if (::meshspec_runtime::Int::int(&index_width) > (1i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.rest();
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -6674,7 +7238,7 @@ impl crate::rt::Codec for IndexData {
             },
             if L {
                 Some(IndexDataPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     u16_indices: _p_u16_indices,
                     u32_indices: _p_u32_indices,
                     other_width: _p_other_width,
@@ -6689,104 +7253,136 @@ impl crate::rt::Codec for IndexData {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (index_width,) = _args;
         let _start = _io.pos();
         let IndexData { u16_indices, u32_indices, other_width } = self;
-        let _p_u16_indices = crate::rt::field(
+        let _p_u16_indices = ::meshspec_runtime::field(
             "u16_indices",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&index_width) == (0i128)),
+                        (::meshspec_runtime::Int::int(&index_width) == (0i128)),
                         u16_indices.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 let u16_indices = _v;
                                 {
-                                    _io.prims(::binrw::Endian::Little, u16_indices);
-                                    crate::rt::Strided::new(_at, 2u64, u16_indices.len())
+                                    _io.prims(::meshspec_runtime::Endian::Little, u16_indices);
+                                    ::meshspec_runtime::Strided::new(
+                                        _at,
+                                        2u64,
+                                        u16_indices.len(),
+                                    )
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "index_width == 0", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "index_width == 0",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "index_width == 0", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "index_width == 0",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_u32_indices = crate::rt::field(
+        let _p_u32_indices = ::meshspec_runtime::field(
             "u32_indices",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&index_width) == (1i128)),
+                        (::meshspec_runtime::Int::int(&index_width) == (1i128)),
                         u32_indices.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 let u32_indices = _v;
                                 {
-                                    _io.prims(::binrw::Endian::Little, u32_indices);
-                                    crate::rt::Strided::new(_at, 4u64, u32_indices.len())
+                                    _io.prims(::meshspec_runtime::Endian::Little, u32_indices);
+                                    ::meshspec_runtime::Strided::new(
+                                        _at,
+                                        4u64,
+                                        u32_indices.len(),
+                                    )
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "index_width == 1", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "index_width == 1",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "index_width == 1", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "index_width == 1",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_other_width = crate::rt::field(
+        let _p_other_width = ::meshspec_runtime::field(
             "other_width",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&index_width) > (1i128)),
+                        (::meshspec_runtime::Int::int(&index_width) > (1i128)),
                         other_width.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "index_width > 1", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "index_width > 1",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "index_width > 1", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "index_width > 1",
+                                    false,
+                                ),
                             );
                         }
                     },
@@ -6796,7 +7392,7 @@ impl crate::rt::Codec for IndexData {
         Ok(
             if L {
                 Some(IndexDataPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     u16_indices: _p_u16_indices,
                     u32_indices: _p_u32_indices,
                     other_width: _p_other_width,
@@ -6817,17 +7413,19 @@ impl crate::rt::Codec for IndexData {
                 .map_or(0, |_l| _l.iter().map(|_x| 4usize).sum::<usize>())
             + other_width.as_ref().map_or(0, |_x| _x.len())
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "index_data",
         doc: "An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other\nselector the bytes are kept as they are (and cannot be decoded).\n",
         confidence: ::std::option::Option::None,
         params: &["index_width"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "u16_indices",
                 ty: "u2[]?",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6842,7 +7440,7 @@ impl crate::rt::Codec for IndexData {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&index_width) == (0i128)),
+                            (::meshspec_runtime::Int::int(&index_width) == (0i128)),
                         )
                     },
                 ),
@@ -6850,11 +7448,13 @@ impl crate::rt::Codec for IndexData {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "u32_indices",
                 ty: "u4[]?",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6869,7 +7469,7 @@ impl crate::rt::Codec for IndexData {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&index_width) == (1i128)),
+                            (::meshspec_runtime::Int::int(&index_width) == (1i128)),
                         )
                     },
                 ),
@@ -6877,11 +7477,13 @@ impl crate::rt::Codec for IndexData {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "other_width",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -6896,7 +7498,7 @@ impl crate::rt::Codec for IndexData {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&index_width) > (1i128)),
+                            (::meshspec_runtime::Int::int(&index_width) > (1i128)),
                         )
                     },
                 ),
@@ -6906,7 +7508,7 @@ impl crate::rt::Codec for IndexData {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let IndexDataRef { u16_indices, u32_indices, other_width, .. } = view;
         let _all = _vis.proven_leaves();
@@ -6917,7 +7519,7 @@ impl crate::rt::Codec for IndexData {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             }
             _vis.leave();
@@ -6929,7 +7531,7 @@ impl crate::rt::Codec for IndexData {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             }
             _vis.leave();
@@ -6937,13 +7539,13 @@ impl crate::rt::Codec for IndexData {
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = other_width {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(IndexData, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(IndexData, ENDIAN);
 impl IndexDataRef<'_> {
     /// The owned [`IndexData`] (copies every view).
     pub fn own(&self) -> IndexData {
@@ -6954,128 +7556,174 @@ impl IndexDataRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for IndexDataPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for IndexDataPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, IndexDataPos> {
+/// The places of the fields of a [`IndexData`]: `rt::Place`'s accessors for [`IndexDataPos`].
+pub trait IndexDataPlace {
     /// The place of `u16_indices`.
-    pub fn u16_indices(
+    fn u16_indices(
         &self,
-    ) -> crate::rt::Place<
+    ) -> ::meshspec_runtime::Place<
         '_,
-        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+        ::std::option::Option<::meshspec_runtime::Strided<::meshspec_runtime::Span>>,
+    >;
+    /// The place of `u32_indices`.
+    fn u32_indices(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::meshspec_runtime::Strided<::meshspec_runtime::Span>>,
+    >;
+    /// The place of `other_width`.
+    fn other_width(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl IndexDataPlace for ::meshspec_runtime::Place<'_, IndexDataPos> {
+    #[inline]
+    fn u16_indices(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::meshspec_runtime::Strided<::meshspec_runtime::Span>>,
     > {
         self.field("u16_indices", &self.get().u16_indices)
     }
-    /// The place of `u32_indices`.
-    pub fn u32_indices(
+    #[inline]
+    fn u32_indices(
         &self,
-    ) -> crate::rt::Place<
+    ) -> ::meshspec_runtime::Place<
         '_,
-        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+        ::std::option::Option<::meshspec_runtime::Strided<::meshspec_runtime::Span>>,
     > {
         self.field("u32_indices", &self.get().u32_indices)
     }
-    /// The place of `other_width`.
-    pub fn other_width(
+    #[inline]
+    fn other_width(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("other_width", &self.get().other_width)
     }
 }
-impl crate::rt::Walk for IndexDataPos {
+impl ::meshspec_runtime::Walk for IndexDataPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <IndexData as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <IndexData as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u16_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("u16_indices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.u16_indices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[0usize],
+                        false,
+                    );
                     for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                        crate::rt::meta::under(
+                        ::meshspec_runtime::meta::under(
                             path,
-                            crate::rt::Seg::Index(i),
+                            ::meshspec_runtime::Seg::Index(i),
                             |path| {
                                 visit(
                                     path,
-                                    crate::rt::Spanned::span(&e),
+                                    ::meshspec_runtime::Spanned::span(&e),
                                     &_f[0usize],
                                     !false,
                                 );
-                                crate::rt::Walk::walk(&e, path, visit);
+                                ::meshspec_runtime::Walk::walk(&e, path, visit);
                             },
                         );
                     }
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u32_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("u32_indices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.u32_indices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        false,
+                    );
                     for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                        crate::rt::meta::under(
+                        ::meshspec_runtime::meta::under(
                             path,
-                            crate::rt::Seg::Index(i),
+                            ::meshspec_runtime::Seg::Index(i),
                             |path| {
                                 visit(
                                     path,
-                                    crate::rt::Spanned::span(&e),
+                                    ::meshspec_runtime::Spanned::span(&e),
                                     &_f[1usize],
                                     !false,
                                 );
-                                crate::rt::Walk::walk(&e, path, visit);
+                                ::meshspec_runtime::Walk::walk(&e, path, visit);
                             },
                         );
                     }
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("other_width")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("other_width")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.other_width {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <IndexData as crate::rt::Codec>::INFO.fields;
+        let _f = <IndexData as ::meshspec_runtime::Codec>::INFO.fields;
         if let ::std::option::Option::Some(p) = &self.u16_indices {
-            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[0usize]);
         }
         if let ::std::option::Option::Some(p) = &self.u32_indices {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.other_width {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
     }
 }
 /// The PrimitiveDescData block's content.
 ///
 /// Type `primitive_desc_block` of `spec/rr_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PrimitiveDescBlock {
@@ -7088,26 +7736,26 @@ pub struct PrimitiveDescBlock {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PrimitiveDescBlockPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `records` lies.
-    pub records: crate::rt::Strided<PrimitiveDescPos>,
+    pub records: ::meshspec_runtime::Strided<PrimitiveDescPos>,
 }
 impl PrimitiveDescBlock {
     /// Where `records` starts, from the start of the type.
     pub const OFFSET_RECORDS: u64 = 0;
 }
-impl crate::rt::Codec for PrimitiveDescBlock {
+impl ::meshspec_runtime::Codec for PrimitiveDescBlock {
     type Args = ();
     type Ref<'a> = PrimitiveDescBlock;
     type Pos = PrimitiveDescBlockPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (records, _p_records) = crate::rt::field(
+        let (records, _p_records) = ::meshspec_runtime::field(
             "records",
             || {
                 let _at = _io.pos();
@@ -7116,11 +7764,11 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                     while !_io.at_end() {
                         let _i = _vs.len();
                         let _before = _io.pos();
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <PrimitiveDesc as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <PrimitiveDesc as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -7130,8 +7778,8 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                             .map_err(|e| e.at_index(_i))?;
                         if _io.pos() == _before {
                             return Err(
-                                crate::rt::Error::new(
-                                        crate::rt::ErrorKind::Count,
+                                ::meshspec_runtime::Error::new(
+                                        ::meshspec_runtime::ErrorKind::Count,
                                         _before,
                                         "an element that consumes input",
                                         "one that consumes nothing",
@@ -7141,7 +7789,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                         }
                         _vs.push(_v);
                     }
-                    let _pos = crate::rt::Strided::new(_at, 32u64, _vs.len());
+                    let _pos = ::meshspec_runtime::Strided::new(_at, 32u64, _vs.len());
                     (_vs, _pos)
                 })
             },
@@ -7150,7 +7798,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
             PrimitiveDescBlock { records },
             if L {
                 Some(PrimitiveDescBlockPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     records: _p_records,
                 })
             } else {
@@ -7163,36 +7811,38 @@ impl crate::rt::Codec for PrimitiveDescBlock {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let PrimitiveDescBlock { records } = self;
-        let _p_records = crate::rt::field(
+        let _p_records = ::meshspec_runtime::field(
             "records",
             || {
                 let _at = _io.pos();
                 Ok({
                     for (_i, _v) in records.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
                     }
-                    crate::rt::Strided::new(_at, 32u64, records.len())
+                    ::meshspec_runtime::Strided::new(_at, 32u64, records.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(PrimitiveDescBlockPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     records: _p_records,
                 })
             } else {
@@ -7206,28 +7856,32 @@ impl crate::rt::Codec for PrimitiveDescBlock {
             + {
                 let _l = records;
                 _l.iter()
-                    .map(|_x| <PrimitiveDesc as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <PrimitiveDesc as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "primitive_desc_block",
         doc: "The PrimitiveDescData block's content.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "records",
                 ty: "primitive_desc[]",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One 32-byte record per range, in range order.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <PrimitiveDesc as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <PrimitiveDesc as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -7239,7 +7893,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let PrimitiveDescBlock { records, .. } = view;
         if _vis.enter(&_f[0usize]) {
@@ -7249,55 +7903,64 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <PrimitiveDesc as crate::rt::Codec>::visit(_e, _vis);
+                    <PrimitiveDesc as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(PrimitiveDescBlock, ENDIAN);
-impl crate::rt::Spanned for PrimitiveDescBlockPos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(PrimitiveDescBlock, ENDIAN);
+impl ::meshspec_runtime::Spanned for PrimitiveDescBlockPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, PrimitiveDescBlockPos> {
+/// The places of the fields of a [`PrimitiveDescBlock`]: `rt::Place`'s accessors for [`PrimitiveDescBlockPos`].
+pub trait PrimitiveDescBlockPlace {
     /// The place of `records`.
-    pub fn records(&self) -> crate::rt::Place<'_, crate::rt::Strided<PrimitiveDescPos>> {
+    fn records(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<PrimitiveDescPos>>;
+}
+impl PrimitiveDescBlockPlace for ::meshspec_runtime::Place<'_, PrimitiveDescBlockPos> {
+    #[inline]
+    fn records(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<PrimitiveDescPos>> {
         self.field("records", &self.get().records)
     }
 }
-impl crate::rt::Walk for PrimitiveDescBlockPos {
+impl ::meshspec_runtime::Walk for PrimitiveDescBlockPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <PrimitiveDescBlock as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <PrimitiveDescBlock as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("records")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("records")),
             |path| {
                 let p = &self.records;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[0usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -7306,23 +7969,26 @@ impl crate::rt::Walk for PrimitiveDescBlockPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <PrimitiveDescBlock as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.records), &_f[0usize]);
+        let _f = <PrimitiveDescBlock as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.records), &_f[0usize]);
     }
-}
-/// The bits of `num_indices` and the bit fields after it, first field in the lowest bits.
-#[::modular_bitfield::bitfield]
-#[derive(Clone, Copy)]
-#[allow(dead_code)]
-struct PrimitiveDescNumIndicesBits {
-    num_indices: ::modular_bitfield::specifiers::B24,
 }
 /// One PrimitiveDescData record (field names from the runtime class registry).
 ///
 /// Type `primitive_desc` of `spec/rr_mesh.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PrimitiveDesc {
@@ -7351,17 +8017,17 @@ pub struct PrimitiveDesc {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PrimitiveDescPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `centre` lies.
     pub centre: Float3Pos,
     /// Where `half_extent` lies.
     pub half_extent: Float3Pos,
     /// Where `primitive_type` lies.
-    pub primitive_type: crate::rt::Span,
+    pub primitive_type: ::meshspec_runtime::Span,
     /// Where `num_indices` lies.
-    pub num_indices: crate::rt::Span,
+    pub num_indices: ::meshspec_runtime::Span,
     /// Where `first_index` lies.
-    pub first_index: crate::rt::Span,
+    pub first_index: ::meshspec_runtime::Span,
 }
 impl PrimitiveDesc {
     /// The bytes every value of this type takes.
@@ -7377,18 +8043,18 @@ impl PrimitiveDesc {
     /// Where `first_index` starts, from the start of the type.
     pub const OFFSET_FIRST_INDEX: u64 = 28;
 }
-impl crate::rt::Codec for PrimitiveDesc {
+impl ::meshspec_runtime::Codec for PrimitiveDesc {
     type Args = ();
     type Ref<'a> = PrimitiveDesc;
     type Pos = PrimitiveDescPos;
     const MIN_SIZE: u64 = 32u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (centre, _p_centre) = crate::rt::field(
+        let (centre, _p_centre) = ::meshspec_runtime::field(
             "centre",
             || {
                 _io.offset(_start, (0i128), "0")?;
@@ -7396,7 +8062,7 @@ impl crate::rt::Codec for PrimitiveDesc {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3 as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -7405,7 +8071,7 @@ impl crate::rt::Codec for PrimitiveDesc {
                 })
             },
         )?;
-        let (half_extent, _p_half_extent) = crate::rt::field(
+        let (half_extent, _p_half_extent) = ::meshspec_runtime::field(
             "half_extent",
             || {
                 _io.offset(_start, (12i128), "12")?;
@@ -7413,7 +8079,7 @@ impl crate::rt::Codec for PrimitiveDesc {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3 as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -7422,52 +8088,49 @@ impl crate::rt::Codec for PrimitiveDesc {
                 })
             },
         )?;
-        let (primitive_type, _p_primitive_type) = crate::rt::field(
+        let (primitive_type, _p_primitive_type) = ::meshspec_runtime::field(
             "primitive_type",
             || {
                 _io.offset(_start, (24i128), "24")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (_bits, _group) = crate::rt::field(
+        let (_bits, _group) = ::meshspec_runtime::field(
             "num_indices",
             || {
                 _io.offset(_start, (25i128), "25")?;
                 let _at = _io.pos();
                 let _raw = _io.take(3u64, "bits")?;
-                let mut _a = [0u8; 3usize];
-                _a.copy_from_slice(_raw);
-                Ok((
-                    PrimitiveDescNumIndicesBits::from_bytes(_a),
-                    crate::rt::Span::new(_at, _io.pos()),
-                ))
+                Ok((_raw, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
         let _at = _group.start;
-        let num_indices: u32 = crate::rt::field(
+        let num_indices: u32 = ::meshspec_runtime::field(
             "num_indices",
             || {
-                let _v = _bits.num_indices();
+                let _v = ::meshspec_runtime::bits::get(_bits, 0u32, 24u32) as u32;
                 Ok(_v)
             },
         )?;
         let _p_num_indices = _group;
-        let (first_index, _p_first_index) = crate::rt::field(
+        let (first_index, _p_first_index) = ::meshspec_runtime::field(
             "first_index",
             || {
                 _io.offset(_start, (28i128), "28")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7483,7 +8146,7 @@ impl crate::rt::Codec for PrimitiveDesc {
             },
             if L {
                 Some(PrimitiveDescPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     centre: _p_centre,
                     half_extent: _p_half_extent,
                     primitive_type: _p_primitive_type,
@@ -7500,9 +8163,9 @@ impl crate::rt::Codec for PrimitiveDesc {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let PrimitiveDesc {
@@ -7512,7 +8175,7 @@ impl crate::rt::Codec for PrimitiveDesc {
             num_indices,
             first_index,
         } = self;
-        let _p_centre = crate::rt::field(
+        let _p_centre = ::meshspec_runtime::field(
             "centre",
             || {
                 let _at = _io.pos();
@@ -7522,14 +8185,16 @@ impl crate::rt::Codec for PrimitiveDesc {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_half_extent = crate::rt::field(
+        let _p_half_extent = ::meshspec_runtime::field(
             "half_extent",
             || {
                 let _at = _io.pos();
@@ -7539,14 +8204,16 @@ impl crate::rt::Codec for PrimitiveDesc {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_primitive_type = crate::rt::field(
+        let _p_primitive_type = ::meshspec_runtime::field(
             "primitive_type",
             || {
                 let _at = _io.pos();
@@ -7555,39 +8222,38 @@ impl crate::rt::Codec for PrimitiveDesc {
                     let _v = primitive_type;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
         let _at = _io.pos();
-        let _bits = PrimitiveDescNumIndicesBits::new();
-        let _bits = crate::rt::field(
+        let mut _bits = [0u8; 3usize];
+        ::meshspec_runtime::field(
             "num_indices",
             || {
                 let _v = num_indices;
-                _bits
-                    .with_num_indices_checked(*_v)
-                    .map_err(|_| crate::rt::output::too_wide(
+                ::meshspec_runtime::bits::set(&mut _bits, 0u32, 24u32, u64::from(*_v))
+                    .map_err(|_| ::meshspec_runtime::output::too_wide(
                         _at,
-                        crate::rt::Int::int(_v),
+                        ::meshspec_runtime::Int::int(_v),
                         24u32,
                     ))
             },
         )?;
-        let _group = crate::rt::field(
+        let _group = ::meshspec_runtime::field(
             "num_indices",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (25i128), "25")?;
-                _io.bytes(&_bits.into_bytes());
-                Ok(crate::rt::Span::new(_at, _io.pos()))
+                _io.bytes(&_bits);
+                Ok(::meshspec_runtime::Span::new(_at, _io.pos()))
             },
         )?;
         let _p_num_indices = _group;
-        let _p_first_index = crate::rt::field(
+        let _p_first_index = ::meshspec_runtime::field(
             "first_index",
             || {
                 let _at = _io.pos();
@@ -7596,8 +8262,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                     let _v = first_index;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7606,7 +8272,7 @@ impl crate::rt::Codec for PrimitiveDesc {
         Ok(
             if L {
                 Some(PrimitiveDescPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     centre: _p_centre,
                     half_extent: _p_half_extent,
                     primitive_type: _p_primitive_type,
@@ -7621,17 +8287,21 @@ impl crate::rt::Codec for PrimitiveDesc {
     fn size_hint(&self) -> usize {
         32usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "primitive_desc",
         doc: "One PrimitiveDescData record (field names from the runtime class registry).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "centre",
                 ty: "float3",
                 orig_id: ::std::option::Option::Some("centre"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some(
                     "equals the compiled header's centre on all 1,820 checked single-range meshes",
@@ -7639,8 +8309,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                 reading: ::std::option::Option::None,
                 doc: "The centre of the range's bounds.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3 as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -7650,11 +8320,13 @@ impl crate::rt::Codec for PrimitiveDesc {
                 size: ::std::option::Option::Some(12u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "half_extent",
                 ty: "float3",
                 orig_id: ::std::option::Option::Some("half extent"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::Some(
                     "equals the compiled header's half extent on the same 1,820",
@@ -7662,8 +8334,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                 reading: ::std::option::Option::None,
                 doc: "The half extent of the range's bounds.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3 as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -7673,11 +8345,13 @@ impl crate::rt::Codec for PrimitiveDesc {
                 size: ::std::option::Option::Some(12u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "primitive_type",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("primitive type"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("24"),
                 evidence: ::std::option::Option::Some("1 in the checked records"),
                 reading: ::std::option::Option::None,
@@ -7687,11 +8361,13 @@ impl crate::rt::Codec for PrimitiveDesc {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_indices",
                 ty: "b24",
                 orig_id: ::std::option::Option::Some("index count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("25"),
                 evidence: ::std::option::Option::Some(
                     "three times the range's triangle count on 5,205 of 5,205 checked",
@@ -7703,11 +8379,13 @@ impl crate::rt::Codec for PrimitiveDesc {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "first_index",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("first index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("28"),
                 evidence: ::std::option::Option::Some(
                     "equals the range's first index on 2,617 of 2,617 checked",
@@ -7721,7 +8399,7 @@ impl crate::rt::Codec for PrimitiveDesc {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let PrimitiveDesc {
             centre,
@@ -7734,142 +8412,169 @@ impl crate::rt::Codec for PrimitiveDesc {
         if _vis.enter(&_f[0usize]) {
             {
                 let _x = centre;
-                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+                <Float3 as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             {
                 let _x = half_extent;
-                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+                <Float3 as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = primitive_type;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = num_indices;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = first_index;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(PrimitiveDesc, ENDIAN);
-impl crate::rt::Spanned for PrimitiveDescPos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(PrimitiveDesc, ENDIAN);
+impl ::meshspec_runtime::Spanned for PrimitiveDescPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for PrimitiveDescPos {
+impl ::meshspec_runtime::Fixed for PrimitiveDescPos {
     fn at(start: u64, _size: u64) -> Self {
         PrimitiveDescPos {
-            _span: crate::rt::Span::new(start, start + 32u64),
-            centre: <Float3Pos as crate::rt::Fixed>::at(start + 0u64, 12u64),
-            half_extent: <Float3Pos as crate::rt::Fixed>::at(start + 12u64, 12u64),
-            primitive_type: <crate::rt::Span as crate::rt::Fixed>::at(
+            _span: ::meshspec_runtime::Span::new(start, start + 32u64),
+            centre: <Float3Pos as ::meshspec_runtime::Fixed>::at(start + 0u64, 12u64),
+            half_extent: <Float3Pos as ::meshspec_runtime::Fixed>::at(
+                start + 12u64,
+                12u64,
+            ),
+            primitive_type: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 24u64,
                 1u64,
             ),
-            num_indices: <crate::rt::Span as crate::rt::Fixed>::at(start + 25u64, 3u64),
-            first_index: <crate::rt::Span as crate::rt::Fixed>::at(start + 28u64, 4u64),
+            num_indices: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 25u64,
+                3u64,
+            ),
+            first_index: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 28u64,
+                4u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, PrimitiveDescPos> {
+/// The places of the fields of a [`PrimitiveDesc`]: `rt::Place`'s accessors for [`PrimitiveDescPos`].
+pub trait PrimitiveDescPlace {
     /// The place of `centre`.
-    pub fn centre(&self) -> crate::rt::Place<'_, Float3Pos> {
+    fn centre(&self) -> ::meshspec_runtime::Place<'_, Float3Pos>;
+    /// The place of `half_extent`.
+    fn half_extent(&self) -> ::meshspec_runtime::Place<'_, Float3Pos>;
+    /// The place of `primitive_type`.
+    fn primitive_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_indices`.
+    fn num_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `first_index`.
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl PrimitiveDescPlace for ::meshspec_runtime::Place<'_, PrimitiveDescPos> {
+    #[inline]
+    fn centre(&self) -> ::meshspec_runtime::Place<'_, Float3Pos> {
         self.field("centre", &self.get().centre)
     }
-    /// The place of `half_extent`.
-    pub fn half_extent(&self) -> crate::rt::Place<'_, Float3Pos> {
+    #[inline]
+    fn half_extent(&self) -> ::meshspec_runtime::Place<'_, Float3Pos> {
         self.field("half_extent", &self.get().half_extent)
     }
-    /// The place of `primitive_type`.
-    pub fn primitive_type(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn primitive_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("primitive_type", &self.get().primitive_type)
     }
-    /// The place of `num_indices`.
-    pub fn num_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_indices", &self.get().num_indices)
     }
-    /// The place of `first_index`.
-    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("first_index", &self.get().first_index)
     }
 }
-impl crate::rt::Walk for PrimitiveDescPos {
+impl ::meshspec_runtime::Walk for PrimitiveDescPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <PrimitiveDesc as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <PrimitiveDesc as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("centre")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("centre")),
             |path| {
                 let p = &self.centre;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("half_extent")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("half_extent")),
             |path| {
                 let p = &self.half_extent;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primitive_type")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("primitive_type"),
+            ),
             |path| {
                 let p = &self.primitive_type;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_indices")),
             |path| {
                 let p = &self.num_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
             |path| {
                 let p = &self.first_index;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <PrimitiveDesc as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.centre), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.half_extent), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.primitive_type), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.num_indices), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.first_index), &_f[4usize]);
+        let _f = <PrimitiveDesc as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.centre), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.half_extent), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.primitive_type), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_indices), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.first_index), &_f[4usize]);
     }
 }
 /// The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):
@@ -7880,7 +8585,14 @@ impl crate::rt::Walk for PrimitiveDescPos {
 ///
 ///
 /// Type `inline_layout` of `spec/rr_mesh.ksy`. Proven (1,170 multi-mesh bodies, each consumed exactly)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct InlineLayout {
@@ -7898,7 +8610,7 @@ pub struct InlineLayout {
     /// The shared primary vertex records (24 bytes each in the census). Layout not in the document; kept as bytes.
     ///
     /// Documented as “primary”, Proven.
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub primary: ::std::vec::Vec<u8>,
     /// Bytes of the position blob.
     ///
@@ -7910,7 +8622,7 @@ pub struct InlineLayout {
     /// The shared position records. Encoding not in the document; kept as bytes.
     ///
     /// Documented as “position”, Proven (empty in all 1,170 multi-mesh bodies).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub positions: ::std::vec::Vec<u8>,
     /// Bytes of the skin blob.
     ///
@@ -7922,7 +8634,7 @@ pub struct InlineLayout {
     /// The shared skin records. Encoding not in the document; kept as bytes.
     ///
     /// Documented as “skin”, Proven (empty in all 1,170 multi-mesh bodies).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub skin: ::std::vec::Vec<u8>,
     /// Bytes of the index blob.
     ///
@@ -7968,23 +8680,23 @@ pub struct InlineLayoutRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InlineLayoutPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `mesh_data` lies.
     pub mesh_data: MeshDataPos,
     /// Where `len_primary` lies.
-    pub len_primary: crate::rt::Span,
+    pub len_primary: ::meshspec_runtime::Span,
     /// Where `primary` lies.
-    pub primary: crate::rt::Span,
+    pub primary: ::meshspec_runtime::Span,
     /// Where `len_positions` lies.
-    pub len_positions: crate::rt::Span,
+    pub len_positions: ::meshspec_runtime::Span,
     /// Where `positions` lies.
-    pub positions: crate::rt::Span,
+    pub positions: ::meshspec_runtime::Span,
     /// Where `len_skin` lies.
-    pub len_skin: crate::rt::Span,
+    pub len_skin: ::meshspec_runtime::Span,
     /// Where `skin` lies.
-    pub skin: crate::rt::Span,
+    pub skin: ::meshspec_runtime::Span,
     /// Where `len_indices` lies.
-    pub len_indices: crate::rt::Span,
+    pub len_indices: ::meshspec_runtime::Span,
     /// Where `indices` lies.
     pub indices: IndexDataPos,
     /// Where `materials` lies.
@@ -8002,11 +8714,11 @@ impl InlineLayout {
     /// Proven (1,170 multi-mesh bodies).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_OBJECTS_TILE_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_OBJECTS_TILE_BUFFERS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "objects_tile_buffers",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Indices are absolute, adding the vertex base is wrong (proven): each index of an object
     /// names a vertex of that object's interval.
@@ -8015,11 +8727,13 @@ impl InlineLayout {
     /// Inferred (absolute indices on 1,170 multi-mesh bodies (Proven)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_INDICES_ABSOLUTE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_INDICES_ABSOLUTE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "indices_absolute",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Each blob holds one record of its stride per vertex: the primary blob's length is a
     /// multiple of its stride, the position and skin blobs hold as many records, and a blob
@@ -8029,22 +8743,24 @@ impl InlineLayout {
     /// Inferred (1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs, Proven)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_STREAM_LENGTHS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_STREAM_LENGTHS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "stream_lengths",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The material list has one descriptor per object.
     ///
     /// Proven (inline multi-mesh census).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_DESCRIPTOR_PER_OBJECT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DESCRIPTOR_PER_OBJECT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "descriptor_per_object",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// A descriptor's vertex count is its object's vertex count (as the buffers give it)
     /// modulo 65,536; it can be stale, and the buffers win.
@@ -8053,11 +8769,13 @@ impl InlineLayout {
     /// Observed (RR; two sampled inline meshes of 72,260 and 93,906 vertices).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "descriptor_vertex_count",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The last object's declared vertex and triangle counts reach exactly to the buffers'
     /// ends. They can be stale (GFX_WireFrame_Wall_01_LOD0 declares 8,845 vertices and 5,593
@@ -8068,14 +8786,16 @@ impl InlineLayout {
     /// Observed (GFX_WireFrame_Wall_01_LOD0).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_DECLARED_COUNTS_MATCH_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DECLARED_COUNTS_MATCH_BUFFERS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "declared_counts_match_buffers",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_OBJECTS_TILE_BUFFERS,
         Self::REL_INDICES_ABSOLUTE,
         Self::REL_STREAM_LENGTHS,
@@ -8084,18 +8804,18 @@ impl InlineLayout {
         Self::REL_DECLARED_COUNTS_MATCH_BUFFERS,
     ];
 }
-impl crate::rt::Codec for InlineLayout {
+impl ::meshspec_runtime::Codec for InlineLayout {
     type Args = ();
     type Ref<'a> = InlineLayoutRef<'a>;
     type Pos = InlineLayoutPos;
     const MIN_SIZE: u64 = 68u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (mesh_data, _p_mesh_data) = crate::rt::field(
+        let (mesh_data, _p_mesh_data) = ::meshspec_runtime::field(
             "mesh_data",
             || {
                 _io.offset(_start, (0i128), "0")?;
@@ -8103,7 +8823,7 @@ impl crate::rt::Codec for InlineLayout {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <MeshData as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <MeshData as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8112,20 +8832,21 @@ impl crate::rt::Codec for InlineLayout {
                 })
             },
         )?;
-        let (len_primary, _p_len_primary) = crate::rt::field(
+        let (len_primary, _p_len_primary) = ::meshspec_runtime::field(
             "len_primary",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (primary, _p_primary) = crate::rt::field(
+        let (primary, _p_primary) = ::meshspec_runtime::field(
             "primary",
             || {
                 let _at = _io.pos();
@@ -8133,33 +8854,34 @@ impl crate::rt::Codec for InlineLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_primary),
+                                    ::meshspec_runtime::Int::int(&len_primary),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_positions, _p_len_positions) = crate::rt::field(
+        let (len_positions, _p_len_positions) = ::meshspec_runtime::field(
             "len_positions",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (positions, _p_positions) = crate::rt::field(
+        let (positions, _p_positions) = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
@@ -8167,33 +8889,34 @@ impl crate::rt::Codec for InlineLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_positions),
+                                    ::meshspec_runtime::Int::int(&len_positions),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_skin, _p_len_skin) = crate::rt::field(
+        let (len_skin, _p_len_skin) = ::meshspec_runtime::field(
             "len_skin",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (skin, _p_skin) = crate::rt::field(
+        let (skin, _p_skin) = ::meshspec_runtime::field(
             "skin",
             || {
                 let _at = _io.pos();
@@ -8201,55 +8924,56 @@ impl crate::rt::Codec for InlineLayout {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_skin),
+                                    ::meshspec_runtime::Int::int(&len_skin),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_indices, _p_len_indices) = crate::rt::field(
+        let (len_indices, _p_len_indices) = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (indices, _p_indices) = crate::rt::field(
+        let (indices, _p_indices) = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = (
-                            crate::rt::codec::arg::<
+                            ::meshspec_runtime::codec::arg::<
                                 u8,
                             >(
                                 _at,
-                                crate::rt::Int::int(&mesh_data.index_width),
+                                ::meshspec_runtime::Int::int(&mesh_data.index_width),
                                 "index_width",
                             )?,
                         );
                         let (_v, _p) = _io
                             .sized(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_indices),
+                                    ::meshspec_runtime::Int::int(&len_indices),
                                     "size",
                                 )?,
-                                |_io| <IndexData as crate::rt::Codec>::read_in::<
+                                |_io| <IndexData as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -8259,14 +8983,14 @@ impl crate::rt::Codec for InlineLayout {
                 })
             },
         )?;
-        let (materials, _p_materials) = crate::rt::field(
+        let (materials, _p_materials) = ::meshspec_runtime::field(
             "materials",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <MaterialList as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <MaterialList as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8290,7 +9014,7 @@ impl crate::rt::Codec for InlineLayout {
             },
             if L {
                 Some(InlineLayoutPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     mesh_data: _p_mesh_data,
                     len_primary: _p_len_primary,
                     primary: _p_primary,
@@ -8312,9 +9036,9 @@ impl crate::rt::Codec for InlineLayout {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let InlineLayout {
@@ -8329,7 +9053,7 @@ impl crate::rt::Codec for InlineLayout {
             indices,
             materials,
         } = self;
-        let _p_mesh_data = crate::rt::field(
+        let _p_mesh_data = ::meshspec_runtime::field(
             "mesh_data",
             || {
                 let _at = _io.pos();
@@ -8339,28 +9063,30 @@ impl crate::rt::Codec for InlineLayout {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let (len_primary, _p_len_primary): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_primary, _p_len_primary): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_primary",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     primary.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_primary = crate::rt::field(
+        let _p_primary = ::meshspec_runtime::field(
             "primary",
             || {
                 let _at = _io.pos();
@@ -8369,27 +9095,27 @@ impl crate::rt::Codec for InlineLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_positions, _p_len_positions): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_positions, _p_len_positions): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_positions",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     positions.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_positions = crate::rt::field(
+        let _p_positions = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
@@ -8398,27 +9124,27 @@ impl crate::rt::Codec for InlineLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (len_skin, _p_len_skin): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_skin, _p_len_skin): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_skin",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     skin.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_skin = crate::rt::field(
+        let _p_skin = ::meshspec_runtime::field(
             "skin",
             || {
                 let _at = _io.pos();
@@ -8427,22 +9153,22 @@ impl crate::rt::Codec for InlineLayout {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (_hole_len_indices, _p_len_indices) = crate::rt::field(
+        let (_hole_len_indices, _p_len_indices) = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _io.pos();
                 let _h = _io.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_h, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
         let _part_start_indices = _io.pos();
-        let _p_indices = crate::rt::field(
+        let _p_indices = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
@@ -8451,17 +9177,17 @@ impl crate::rt::Codec for InlineLayout {
                     {
                         {
                             let _args = (
-                                crate::rt::codec::arg::<
+                                ::meshspec_runtime::codec::arg::<
                                     u8,
                                 >(
                                     _at,
-                                    crate::rt::Int::int(&mesh_data.index_width),
+                                    ::meshspec_runtime::Int::int(&mesh_data.index_width),
                                     "index_width",
                                 )?,
                             );
                             let _p = _io
                                 .part(|_io| Ok(
-                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                    ::meshspec_runtime::Codec::write_out::<L>(_v, _io, _args)?,
                                 ))?;
                             _p.unwrap_or_default()
                         }
@@ -8469,21 +9195,21 @@ impl crate::rt::Codec for InlineLayout {
                 })
             },
         )?;
-        let len_indices: u32 = crate::rt::field(
+        let len_indices: u32 = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _hole_len_indices;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     _io.pos() - _part_start_indices,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::meshspec_runtime::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
-        let _p_materials = crate::rt::field(
+        let _p_materials = ::meshspec_runtime::field(
             "materials",
             || {
                 let _at = _io.pos();
@@ -8492,7 +9218,9 @@ impl crate::rt::Codec for InlineLayout {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8502,7 +9230,7 @@ impl crate::rt::Codec for InlineLayout {
         Ok(
             if L {
                 Some(InlineLayoutPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     mesh_data: _p_mesh_data,
                     len_primary: _p_len_primary,
                     primary: _p_primary,
@@ -8521,8 +9249,8 @@ impl crate::rt::Codec for InlineLayout {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let InlineLayoutRef {
             mesh_data,
@@ -8542,7 +9270,7 @@ impl crate::rt::Codec for InlineLayout {
             let _v = materials;
             let _place = at.materials();
             {
-                <MaterialList as crate::rt::Codec>::checks(_v, &_place, out);
+                <MaterialList as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -8560,29 +9288,31 @@ impl crate::rt::Codec for InlineLayout {
             materials,
             ..
         } = self;
-        0usize + <MeshData as crate::rt::Codec>::size_hint(mesh_data) + 4usize
+        0usize + <MeshData as ::meshspec_runtime::Codec>::size_hint(mesh_data) + 4usize
             + primary.len() + 4usize + positions.len() + 4usize + skin.len() + 4usize
-            + <IndexData as crate::rt::Codec>::size_hint(indices)
-            + <MaterialList as crate::rt::Codec>::size_hint(materials)
+            + <IndexData as ::meshspec_runtime::Codec>::size_hint(indices)
+            + <MaterialList as ::meshspec_runtime::Codec>::size_hint(materials)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "inline_layout",
         doc: "The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):\nMeshData with its object records, then the primary, position, skin and index blobs, then\nthe material list. One object is a special case of this grammar.\n\nThe width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "mesh_data",
                 ty: "mesh_data",
                 orig_id: ::std::option::Option::Some("MeshData"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "MeshData (its declaration, count and every object record).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MeshData as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MeshData as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -8592,11 +9322,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_primary",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("primary (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -8608,11 +9340,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "primary",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("primary"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -8622,11 +9356,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_positions",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("position (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -8638,11 +9374,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "positions",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("position"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty in all 1,170 multi-mesh bodies",
@@ -8654,11 +9392,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_skin",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("skin (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -8670,11 +9410,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "skin",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("skin"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty in all 1,170 multi-mesh bodies",
@@ -8686,11 +9428,13 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_indices",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("index (length prefix)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -8702,18 +9446,20 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "indices",
                 ty: "index_data",
                 orig_id: ::std::option::Option::Some("index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "The shared indices, absolute (not relative to an object's vertex base).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <IndexData as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <IndexData as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -8721,18 +9467,20 @@ impl crate::rt::Codec for InlineLayout {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "materials",
                 ty: "material_list",
                 orig_id: ::std::option::Option::Some("material list"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("inline multi-mesh census"),
                 reading: ::std::option::Option::None,
                 doc: "The material list, one descriptor and one group per object.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MaterialList as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MaterialList as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -8744,7 +9492,7 @@ impl crate::rt::Codec for InlineLayout {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let InlineLayoutRef {
             mesh_data,
@@ -8763,55 +9511,55 @@ impl crate::rt::Codec for InlineLayout {
         if _vis.enter(&_f[0usize]) {
             {
                 let _x = mesh_data;
-                <MeshData as crate::rt::Codec>::visit(_x, _vis)
+                <MeshData as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = len_primary;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = primary;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_positions;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = positions;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_skin;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = skin;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_indices;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             {
                 let _x = indices;
-                <IndexData as crate::rt::Codec>::visit(_x, _vis)
+                <IndexData as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[9usize]) {
             {
                 let _x = materials;
-                <MaterialList as crate::rt::Codec>::visit(_x, _vis)
+                <MaterialList as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(InlineLayout, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(InlineLayout, ENDIAN);
 impl InlineLayoutRef<'_> {
     /// The owned [`InlineLayout`] (copies every view).
     pub fn own(&self) -> InlineLayout {
@@ -8829,171 +9577,199 @@ impl InlineLayoutRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for InlineLayoutPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for InlineLayoutPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, InlineLayoutPos> {
+/// The places of the fields of a [`InlineLayout`]: `rt::Place`'s accessors for [`InlineLayoutPos`].
+pub trait InlineLayoutPlace {
     /// The place of `mesh_data`.
-    pub fn mesh_data(&self) -> crate::rt::Place<'_, MeshDataPos> {
+    fn mesh_data(&self) -> ::meshspec_runtime::Place<'_, MeshDataPos>;
+    /// The place of `len_primary`.
+    fn len_primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `primary`.
+    fn primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_positions`.
+    fn len_positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `positions`.
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_skin`.
+    fn len_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `skin`.
+    fn skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_indices`.
+    fn len_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `indices`.
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, IndexDataPos>;
+    /// The place of `materials`.
+    fn materials(&self) -> ::meshspec_runtime::Place<'_, MaterialListPos>;
+}
+impl InlineLayoutPlace for ::meshspec_runtime::Place<'_, InlineLayoutPos> {
+    #[inline]
+    fn mesh_data(&self) -> ::meshspec_runtime::Place<'_, MeshDataPos> {
         self.field("mesh_data", &self.get().mesh_data)
     }
-    /// The place of `len_primary`.
-    pub fn len_primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_primary", &self.get().len_primary)
     }
-    /// The place of `primary`.
-    pub fn primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn primary(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("primary", &self.get().primary)
     }
-    /// The place of `len_positions`.
-    pub fn len_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_positions", &self.get().len_positions)
     }
-    /// The place of `positions`.
-    pub fn positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("positions", &self.get().positions)
     }
-    /// The place of `len_skin`.
-    pub fn len_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_skin", &self.get().len_skin)
     }
-    /// The place of `skin`.
-    pub fn skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn skin(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("skin", &self.get().skin)
     }
-    /// The place of `len_indices`.
-    pub fn len_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_indices", &self.get().len_indices)
     }
-    /// The place of `indices`.
-    pub fn indices(&self) -> crate::rt::Place<'_, IndexDataPos> {
+    #[inline]
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, IndexDataPos> {
         self.field("indices", &self.get().indices)
     }
-    /// The place of `materials`.
-    pub fn materials(&self) -> crate::rt::Place<'_, MaterialListPos> {
+    #[inline]
+    fn materials(&self) -> ::meshspec_runtime::Place<'_, MaterialListPos> {
         self.field("materials", &self.get().materials)
     }
 }
-impl crate::rt::Walk for InlineLayoutPos {
+impl ::meshspec_runtime::Walk for InlineLayoutPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <InlineLayout as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <InlineLayout as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data")),
             |path| {
                 let p = &self.mesh_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_primary")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_primary")),
             |path| {
                 let p = &self.len_primary;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primary")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("primary")),
             |path| {
                 let p = &self.primary;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_positions")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_positions"),
+            ),
             |path| {
                 let p = &self.len_positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
             |path| {
                 let p = &self.positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_skin")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_skin")),
             |path| {
                 let p = &self.len_skin;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
             |path| {
                 let p = &self.skin;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
             |path| {
                 let p = &self.len_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
             |path| {
                 let p = &self.indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("materials")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("materials")),
             |path| {
                 let p = &self.materials;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <InlineLayout as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.mesh_data), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_primary), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.primary), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.len_positions), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.positions), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.len_skin), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.skin), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.len_indices), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.indices), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.materials), &_f[9usize]);
+        let _f = <InlineLayout as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.mesh_data), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_primary), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.primary), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_positions), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.positions), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_skin), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.skin), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_indices), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.indices), &_f[8usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.materials), &_f[9usize]);
     }
 }
 /// MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
@@ -9001,7 +9777,14 @@ impl crate::rt::Walk for InlineLayoutPos {
 ///
 ///
 /// Type `mesh_data` of `spec/rr_mesh.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshData {
@@ -9016,7 +9799,10 @@ pub struct MeshData {
     /// Bytes per vertex of the primary, position and skin streams.
     ///
     /// Documented as “stream strides”, at offset `2`, Observed.
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 3>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::list::<_, 3>)
+    )]
     pub strides: ::std::vec::Vec<u8>,
     /// NbBonesPerVertex (registry name); 4 in static24 and four-influence split meshes, 8 in eight-influence split meshes.
     ///
@@ -9042,31 +9828,31 @@ pub struct MeshDataRef<'a> {
     /// See [`MeshData::vertex_format`].
     pub vertex_format: VertexFormat,
     /// See [`MeshData::strides`].
-    pub strides: crate::rt::Nums<'a, u8>,
+    pub strides: ::meshspec_runtime::Nums<'a, u8>,
     /// See [`MeshData::bones_per_vertex`].
     pub bones_per_vertex: u8,
     /// See [`MeshData::num_objects`].
     pub num_objects: u32,
     /// See [`MeshData::objects`].
-    pub objects: crate::rt::Blocks<'a, MeshPrimitive>,
+    pub objects: ::meshspec_runtime::Blocks<'a, MeshPrimitive>,
 }
 /// Where each field of a [`MeshData`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MeshDataPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `index_width` lies.
-    pub index_width: crate::rt::Span,
+    pub index_width: ::meshspec_runtime::Span,
     /// Where `vertex_format` lies.
-    pub vertex_format: crate::rt::Span,
+    pub vertex_format: ::meshspec_runtime::Span,
     /// Where `strides` lies.
-    pub strides: crate::rt::Strided<crate::rt::Span>,
+    pub strides: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
     /// Where `bones_per_vertex` lies.
-    pub bones_per_vertex: crate::rt::Span,
+    pub bones_per_vertex: ::meshspec_runtime::Span,
     /// Where `num_objects` lies.
-    pub num_objects: crate::rt::Span,
+    pub num_objects: ::meshspec_runtime::Span,
     /// Where `objects` lies.
-    pub objects: crate::rt::Strided<MeshPrimitivePos>,
+    pub objects: ::meshspec_runtime::Strided<MeshPrimitivePos>,
 }
 impl MeshData {
     /// Where `index_width` starts, from the start of the type.
@@ -9088,11 +9874,13 @@ impl MeshData {
     /// Observed (RR).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_FORMAT_STRIDES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "format_strides",
         owner: "mesh_data",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// NbBonesPerVertex is 4 in static24 and four-influence split meshes (skin stride 8) and 8
     /// in eight-influence split meshes (skin stride 16).
@@ -9101,44 +9889,47 @@ impl MeshData {
     /// Observed (RR).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_BONES_PER_VERTEX: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_BONES_PER_VERTEX: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "bones_per_vertex",
         owner: "mesh_data",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_FORMAT_STRIDES,
         Self::REL_BONES_PER_VERTEX,
     ];
 }
-impl crate::rt::Codec for MeshData {
+impl ::meshspec_runtime::Codec for MeshData {
     type Args = ();
     type Ref<'a> = MeshDataRef<'a>;
     type Pos = MeshDataPos;
     const MIN_SIZE: u64 = 10u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (index_width, _p_index_width) = crate::rt::field(
+        let (index_width, _p_index_width) = ::meshspec_runtime::field(
             "index_width",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_format, _p_vertex_format) = crate::rt::field(
+        let (vertex_format, _p_vertex_format) = ::meshspec_runtime::field(
             "vertex_format",
             || {
                 _io.offset(_start, (1i128), "1")?;
@@ -9146,67 +9937,69 @@ impl crate::rt::Codec for MeshData {
                 Ok({
                     let (_v, _p) = {
                         let _v = VertexFormat(
-                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (strides, _p_strides) = crate::rt::field(
+        let (strides, _p_strides) = ::meshspec_runtime::field(
             "strides",
             || {
                 _io.offset(_start, (2i128), "2")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(_at, (3i128), "count")?;
-                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                    let _n = ::meshspec_runtime::input::count(_at, (3i128), "count")?;
+                    let _v = _io.nums::<u8>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 1u64, _n as usize))
                 })
             },
         )?;
-        let (bones_per_vertex, _p_bones_per_vertex) = crate::rt::field(
+        let (bones_per_vertex, _p_bones_per_vertex) = ::meshspec_runtime::field(
             "bones_per_vertex",
             || {
                 _io.offset(_start, (5i128), "5")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_objects, _p_num_objects) = crate::rt::field(
+        let (num_objects, _p_num_objects) = ::meshspec_runtime::field(
             "num_objects",
             || {
                 _io.offset(_start, (6i128), "6")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (objects, _p_objects) = crate::rt::field(
+        let (objects, _p_objects) = ::meshspec_runtime::field(
             "objects",
             || {
                 _io.offset(_start, (10i128), "10")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_objects),
+                        ::meshspec_runtime::Int::int(&num_objects),
                         "count",
                     )?;
                     let _v = _io.blocks::<MeshPrimitive>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 36u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 36u64, _n as usize))
                 })
             },
         )?;
@@ -9221,7 +10014,7 @@ impl crate::rt::Codec for MeshData {
             },
             if L {
                 Some(MeshDataPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     index_width: _p_index_width,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -9239,9 +10032,9 @@ impl crate::rt::Codec for MeshData {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MeshData {
@@ -9252,7 +10045,7 @@ impl crate::rt::Codec for MeshData {
             num_objects: _,
             objects,
         } = self;
-        let _p_index_width = crate::rt::field(
+        let _p_index_width = ::meshspec_runtime::field(
             "index_width",
             || {
                 let _at = _io.pos();
@@ -9261,14 +10054,14 @@ impl crate::rt::Codec for MeshData {
                     let _v = index_width;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_format = crate::rt::field(
+        let _p_vertex_format = ::meshspec_runtime::field(
             "vertex_format",
             || {
                 let _at = _io.pos();
@@ -9277,32 +10070,32 @@ impl crate::rt::Codec for MeshData {
                     let _v = vertex_format;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, _v.0);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_strides = crate::rt::field(
+        let _p_strides = ::meshspec_runtime::field(
             "strides",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (2i128), "2")?;
                 Ok({
-                    crate::rt::output::agree(
+                    ::meshspec_runtime::output::agree(
                         _at,
                         strides.len() as u64,
                         (3i128),
                         "3",
                         "elements",
                     )?;
-                    _io.prims(::binrw::Endian::Little, strides);
-                    crate::rt::Strided::new(_at, 1u64, strides.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, strides);
+                    ::meshspec_runtime::Strided::new(_at, 1u64, strides.len())
                 })
             },
         )?;
-        let _p_bones_per_vertex = crate::rt::field(
+        let _p_bones_per_vertex = ::meshspec_runtime::field(
             "bones_per_vertex",
             || {
                 let _at = _io.pos();
@@ -9311,43 +10104,43 @@ impl crate::rt::Codec for MeshData {
                     let _v = bones_per_vertex;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_objects, _p_num_objects): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_objects, _p_num_objects): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_objects",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (6i128), "6")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     objects.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_objects = crate::rt::field(
+        let _p_objects = ::meshspec_runtime::field(
             "objects",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (10i128), "10")?;
                 Ok({
                     _io.blocks(objects)?;
-                    crate::rt::Strided::new(_at, 36u64, objects.len())
+                    ::meshspec_runtime::Strided::new(_at, 36u64, objects.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(MeshDataPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     index_width: _p_index_width,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -9378,21 +10171,27 @@ impl crate::rt::Codec for MeshData {
             + {
                 let _l = objects;
                 _l.iter()
-                    .map(|_x| <MeshPrimitive as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <MeshPrimitive as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "mesh_data",
         doc: "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The\nobject count counts the records.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "index_width",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("index width selector"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -9402,11 +10201,13 @@ impl crate::rt::Codec for MeshData {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_format",
                 ty: "u1 (vertex_format)",
                 orig_id: ::std::option::Option::Some("vertex format"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("1"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -9416,11 +10217,13 @@ impl crate::rt::Codec for MeshData {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "strides",
                 ty: "u1[]",
                 orig_id: ::std::option::Option::Some("stream strides"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("2"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -9430,11 +10233,13 @@ impl crate::rt::Codec for MeshData {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::Some(3u64),
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "bones_per_vertex",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("NbBonesPerVertex"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -9444,11 +10249,13 @@ impl crate::rt::Codec for MeshData {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_objects",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("object count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("6"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -9458,18 +10265,20 @@ impl crate::rt::Codec for MeshData {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "objects",
                 ty: "mesh_primitive[]",
                 orig_id: ::std::option::Option::Some("object records"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("10"),
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "One MeshPrimitive record per object, in buffer order.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MeshPrimitive as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MeshPrimitive as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9481,7 +10290,7 @@ impl crate::rt::Codec for MeshData {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MeshDataRef {
             index_width,
@@ -9494,11 +10303,11 @@ impl crate::rt::Codec for MeshData {
         } = view;
         {
             let _x = index_width;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = vertex_format;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -9507,18 +10316,18 @@ impl crate::rt::Codec for MeshData {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
         {
             let _x = bones_per_vertex;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = num_objects;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -9527,14 +10336,14 @@ impl crate::rt::Codec for MeshData {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <MeshPrimitive as crate::rt::Codec>::visit(&_e, _vis);
+                    <MeshPrimitive as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MeshData, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MeshData, ENDIAN);
 impl MeshDataRef<'_> {
     /// The owned [`MeshData`] (copies every view).
     pub fn own(&self) -> MeshData {
@@ -9548,126 +10357,163 @@ impl MeshDataRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MeshDataPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MeshDataPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MeshDataPos> {
+/// The places of the fields of a [`MeshData`]: `rt::Place`'s accessors for [`MeshDataPos`].
+pub trait MeshDataPlace {
     /// The place of `index_width`.
-    pub fn index_width(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn index_width(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_format`.
+    fn vertex_format(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `strides`.
+    fn strides(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+    /// The place of `bones_per_vertex`.
+    fn bones_per_vertex(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_objects`.
+    fn num_objects(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `objects`.
+    fn objects(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<MeshPrimitivePos>>;
+}
+impl MeshDataPlace for ::meshspec_runtime::Place<'_, MeshDataPos> {
+    #[inline]
+    fn index_width(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("index_width", &self.get().index_width)
     }
-    /// The place of `vertex_format`.
-    pub fn vertex_format(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_format(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_format", &self.get().vertex_format)
     }
-    /// The place of `strides`.
-    pub fn strides(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn strides(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("strides", &self.get().strides)
     }
-    /// The place of `bones_per_vertex`.
-    pub fn bones_per_vertex(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn bones_per_vertex(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("bones_per_vertex", &self.get().bones_per_vertex)
     }
-    /// The place of `num_objects`.
-    pub fn num_objects(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_objects(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_objects", &self.get().num_objects)
     }
-    /// The place of `objects`.
-    pub fn objects(&self) -> crate::rt::Place<'_, crate::rt::Strided<MeshPrimitivePos>> {
+    #[inline]
+    fn objects(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<MeshPrimitivePos>> {
         self.field("objects", &self.get().objects)
     }
 }
-impl crate::rt::Walk for MeshDataPos {
+impl ::meshspec_runtime::Walk for MeshDataPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MeshData as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MeshData as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_width")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("index_width")),
             |path| {
                 let p = &self.index_width;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_format")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_format"),
+            ),
             |path| {
                 let p = &self.vertex_format;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("strides")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("strides")),
             |path| {
                 let p = &self.strides;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[2usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones_per_vertex")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("bones_per_vertex"),
+            ),
             |path| {
                 let p = &self.bones_per_vertex;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_objects")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_objects")),
             |path| {
                 let p = &self.num_objects;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("objects")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("objects")),
             |path| {
                 let p = &self.objects;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[5usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -9676,18 +10522,21 @@ impl crate::rt::Walk for MeshDataPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MeshData as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.index_width), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_format), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.strides), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.bones_per_vertex), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.num_objects), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.objects), &_f[5usize]);
+        let _f = <MeshData as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.index_width), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_format), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.strides), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.bones_per_vertex), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_objects), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.objects), &_f[5usize]);
     }
 }
-impl crate::rt::Root for MeshData {
+impl ::meshspec_runtime::Root for MeshData {
     const ID: &'static str = "rr-mesh-data";
     const ROOT: &'static str = "mesh_data";
     const DESCRIPTION: &'static str = "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records.";
@@ -9699,12 +10548,14 @@ impl crate::rt::Root for MeshData {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         MeshData::REL_FORMAT_STRIDES,
         MeshData::REL_BONES_PER_VERTEX,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -9714,7 +10565,14 @@ impl crate::rt::Root for MeshData {
 ///
 ///
 /// Type `mesh_primitive` of `spec/rr_mesh.ksy`. Proven (2,732 multi-mesh object records)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshPrimitive {
@@ -9727,7 +10585,7 @@ pub struct MeshPrimitive {
     /// Documented as “MeshPrimitive marker”, at offset `8`, Proven.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[2775812079]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[2775812079]))
     )]
     pub marker: u32,
     /// The object's first vertex in the shared buffer (registry MinIndex).
@@ -9759,23 +10617,23 @@ pub struct MeshPrimitive {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MeshPrimitivePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `unknown_0x0` lies.
-    pub unknown_0x0: crate::rt::Span,
+    pub unknown_0x0: ::meshspec_runtime::Span,
     /// Where `marker` lies.
-    pub marker: crate::rt::Span,
+    pub marker: ::meshspec_runtime::Span,
     /// Where `vertex_base` lies.
-    pub vertex_base: crate::rt::Span,
+    pub vertex_base: ::meshspec_runtime::Span,
     /// Where `unknown_0x10` lies.
-    pub unknown_0x10: crate::rt::Span,
+    pub unknown_0x10: ::meshspec_runtime::Span,
     /// Where `num_vertices` lies.
-    pub num_vertices: crate::rt::Span,
+    pub num_vertices: ::meshspec_runtime::Span,
     /// Where `first_index` lies.
-    pub first_index: crate::rt::Span,
+    pub first_index: ::meshspec_runtime::Span,
     /// Where `num_triangles` lies.
-    pub num_triangles: crate::rt::Span,
+    pub num_triangles: ::meshspec_runtime::Span,
     /// Where `unknown_0x20` lies.
-    pub unknown_0x20: crate::rt::Span,
+    pub unknown_0x20: ::meshspec_runtime::Span,
 }
 impl MeshPrimitive {
     /// The bytes every value of this type takes.
@@ -9797,33 +10655,35 @@ impl MeshPrimitive {
     /// Where `unknown_0x20` starts, from the start of the type.
     pub const OFFSET_UNKNOWN_0X20: u64 = 32;
 }
-impl crate::rt::pod::Block for MeshPrimitive {
+impl ::meshspec_runtime::pod::Block for MeshPrimitive {
     const SIZE: usize = 36usize;
     const CHECKED: bool = true;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let unknown_0x0 = crate::rt::pod::get::<
+        let unknown_0x0 = ::meshspec_runtime::pod::get::<
             u64,
-        >(_b, 0usize, ::binrw::Endian::Little);
-        let marker = crate::rt::pod::get::<u32>(_b, 8usize, ::binrw::Endian::Little);
-        let vertex_base = crate::rt::pod::get::<
+        >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+        let marker = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 12usize, ::binrw::Endian::Little);
-        let unknown_0x10 = crate::rt::pod::get::<
+        >(_b, 8usize, ::meshspec_runtime::Endian::Little);
+        let vertex_base = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 16usize, ::binrw::Endian::Little);
-        let num_vertices = crate::rt::pod::get::<
+        >(_b, 12usize, ::meshspec_runtime::Endian::Little);
+        let unknown_0x10 = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 20usize, ::binrw::Endian::Little);
-        let first_index = crate::rt::pod::get::<
+        >(_b, 16usize, ::meshspec_runtime::Endian::Little);
+        let num_vertices = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 24usize, ::binrw::Endian::Little);
-        let num_triangles = crate::rt::pod::get::<
+        >(_b, 20usize, ::meshspec_runtime::Endian::Little);
+        let first_index = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 28usize, ::binrw::Endian::Little);
-        let unknown_0x20 = crate::rt::pod::get::<
+        >(_b, 24usize, ::meshspec_runtime::Endian::Little);
+        let num_triangles = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 32usize, ::binrw::Endian::Little);
+        >(_b, 28usize, ::meshspec_runtime::Endian::Little);
+        let unknown_0x20 = ::meshspec_runtime::pod::get::<
+            u32,
+        >(_b, 32usize, ::meshspec_runtime::Endian::Little);
         Self {
             unknown_0x0,
             marker,
@@ -9836,19 +10696,24 @@ impl crate::rt::pod::Block for MeshPrimitive {
         }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
-        crate::rt::field(
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
+        ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _start + 8u64;
-                let _v = crate::rt::pod::get::<u32>(_b, 8usize, ::binrw::Endian::Little);
-                if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
+                let _v = ::meshspec_runtime::pod::get::<
+                    u32,
+                >(_b, 8usize, ::meshspec_runtime::Endian::Little);
+                if !(::meshspec_runtime::Int::int(&_v) == (2775812079i128)) {
                     return Err(
-                        crate::rt::Error::new(
-                            crate::rt::ErrorKind::Invalid,
+                        ::meshspec_runtime::Error::new(
+                            ::meshspec_runtime::ErrorKind::Invalid,
                             _at,
                             "0xA57387EF",
-                            crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ::meshspec_runtime::codec::show_hex(
+                                ::meshspec_runtime::Int::int(&_v),
+                                8usize,
+                            ),
                         ),
                     );
                 }
@@ -9858,7 +10723,7 @@ impl crate::rt::pod::Block for MeshPrimitive {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self {
             unknown_0x0,
             marker,
@@ -9869,90 +10734,119 @@ impl crate::rt::pod::Block for MeshPrimitive {
             num_triangles,
             unknown_0x20,
         } = self;
-        crate::rt::pod::set::<u64>(_b, 0usize, *unknown_0x0, ::binrw::Endian::Little);
-        crate::rt::field(
+        ::meshspec_runtime::pod::set::<
+            u64,
+        >(_b, 0usize, *unknown_0x0, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _start + 8u64;
                 let _v = marker;
-                if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
+                if !(::meshspec_runtime::Int::int(&_v) == (2775812079i128)) {
                     return Err(
-                        crate::rt::Error::new(
-                            crate::rt::ErrorKind::Invalid,
+                        ::meshspec_runtime::Error::new(
+                            ::meshspec_runtime::ErrorKind::Invalid,
                             _at,
                             "0xA57387EF",
-                            crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ::meshspec_runtime::codec::show_hex(
+                                ::meshspec_runtime::Int::int(&_v),
+                                8usize,
+                            ),
                         ),
                     );
                 }
                 Ok(())
             },
         )?;
-        crate::rt::pod::set::<u32>(_b, 8usize, *marker, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 12usize, *vertex_base, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 16usize, *unknown_0x10, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 20usize, *num_vertices, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 24usize, *first_index, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 28usize, *num_triangles, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 32usize, *unknown_0x20, ::binrw::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 8usize, *marker, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 12usize, *vertex_base, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 16usize, *unknown_0x10, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 20usize, *num_vertices, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 24usize, *first_index, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 28usize, *num_triangles, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 32usize, *unknown_0x20, ::meshspec_runtime::Endian::Little);
         Ok(())
     }
 }
-impl crate::rt::Codec for MeshPrimitive {
+impl ::meshspec_runtime::Codec for MeshPrimitive {
     type Args = ();
     type Ref<'a> = MeshPrimitive;
     type Pos = MeshPrimitivePos;
     const MIN_SIZE: u64 = 36u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 36u64 {
             let _b = _io.take(36u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<MeshPrimitivePos as crate::rt::Fixed>::at(_start, 36u64))
+                    Some(
+                        <MeshPrimitivePos as ::meshspec_runtime::Fixed>::at(
+                            _start,
+                            36u64,
+                        ),
+                    )
                 } else {
                     None
                 },
             ));
         }
-        let (unknown_0x0, _p_unknown_0x0) = crate::rt::field(
+        let (unknown_0x0, _p_unknown_0x0) = ::meshspec_runtime::field(
             "unknown_0x0",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u64>(::meshspec_runtime::Endian::Little, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (marker, _p_marker) = crate::rt::field(
+        let (marker, _p_marker) = ::meshspec_runtime::field(
             "marker",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (2775812079i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0xA57387EF",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -9960,85 +10854,91 @@ impl crate::rt::Codec for MeshPrimitive {
                 })
             },
         )?;
-        let (vertex_base, _p_vertex_base) = crate::rt::field(
+        let (vertex_base, _p_vertex_base) = ::meshspec_runtime::field(
             "vertex_base",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
+        let (unknown_0x10, _p_unknown_0x10) = ::meshspec_runtime::field(
             "unknown_0x10",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_vertices, _p_num_vertices) = crate::rt::field(
+        let (num_vertices, _p_num_vertices) = ::meshspec_runtime::field(
             "num_vertices",
             || {
                 _io.offset(_start, (20i128), "20")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (first_index, _p_first_index) = crate::rt::field(
+        let (first_index, _p_first_index) = ::meshspec_runtime::field(
             "first_index",
             || {
                 _io.offset(_start, (24i128), "24")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_triangles, _p_num_triangles) = crate::rt::field(
+        let (num_triangles, _p_num_triangles) = ::meshspec_runtime::field(
             "num_triangles",
             || {
                 _io.offset(_start, (28i128), "28")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x20, _p_unknown_0x20) = crate::rt::field(
+        let (unknown_0x20, _p_unknown_0x20) = ::meshspec_runtime::field(
             "unknown_0x20",
             || {
                 _io.offset(_start, (32i128), "32")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10057,7 +10957,7 @@ impl crate::rt::Codec for MeshPrimitive {
             },
             if L {
                 Some(MeshPrimitivePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     unknown_0x0: _p_unknown_0x0,
                     marker: _p_marker,
                     vertex_base: _p_vertex_base,
@@ -10077,17 +10977,17 @@ impl crate::rt::Codec for MeshPrimitive {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 36usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<MeshPrimitivePos as crate::rt::Fixed>::at(_start, 36u64))
+                Some(<MeshPrimitivePos as ::meshspec_runtime::Fixed>::at(_start, 36u64))
             } else {
                 None
             },
@@ -10096,17 +10996,19 @@ impl crate::rt::Codec for MeshPrimitive {
     fn size_hint(&self) -> usize {
         36usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "mesh_primitive",
         doc: "One object of an inline mesh (registry MeshPrimitive: MinIndex, IsUsingDepthOnlyBuffers,\nNumVertices, StartIndex, PrimitiveCount, Type), 36 bytes.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x0",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("stored identity"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some(
                     "zero in all 2,732 multi-mesh object records",
@@ -10118,11 +11020,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("MeshPrimitive marker"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -10132,11 +11036,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_base",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("vertex base"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -10146,11 +11052,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x10",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("stored word"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::Some("zero in all 2,732 records"),
                 reading: ::std::option::Option::None,
@@ -10160,11 +11068,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_vertices",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("vertex count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("20"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -10174,11 +11084,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "first_index",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("first index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("24"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -10188,11 +11100,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_triangles",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("triangle count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("28"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -10202,11 +11116,13 @@ impl crate::rt::Codec for MeshPrimitive {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x20",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("stored word"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("32"),
                 evidence: ::std::option::Option::Some("1 in all 2,732 records"),
                 reading: ::std::option::Option::None,
@@ -10218,7 +11134,7 @@ impl crate::rt::Codec for MeshPrimitive {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MeshPrimitive {
             unknown_0x0,
@@ -10234,194 +11150,239 @@ impl crate::rt::Codec for MeshPrimitive {
         let _all = _vis.proven_leaves();
         {
             let _x = unknown_0x0;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = marker;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = vertex_base;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x10;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_vertices;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = first_index;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_triangles;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x20;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MeshPrimitive, ENDIAN);
-impl crate::rt::Spanned for MeshPrimitivePos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(MeshPrimitive, ENDIAN);
+impl ::meshspec_runtime::Spanned for MeshPrimitivePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for MeshPrimitivePos {
+impl ::meshspec_runtime::Fixed for MeshPrimitivePos {
     fn at(start: u64, _size: u64) -> Self {
         MeshPrimitivePos {
-            _span: crate::rt::Span::new(start, start + 36u64),
-            unknown_0x0: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 8u64),
-            marker: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
-            vertex_base: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 4u64),
-            unknown_0x10: <crate::rt::Span as crate::rt::Fixed>::at(start + 16u64, 4u64),
-            num_vertices: <crate::rt::Span as crate::rt::Fixed>::at(start + 20u64, 4u64),
-            first_index: <crate::rt::Span as crate::rt::Fixed>::at(start + 24u64, 4u64),
-            num_triangles: <crate::rt::Span as crate::rt::Fixed>::at(
+            _span: ::meshspec_runtime::Span::new(start, start + 36u64),
+            unknown_0x0: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                8u64,
+            ),
+            marker: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 8u64,
+                4u64,
+            ),
+            vertex_base: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 12u64,
+                4u64,
+            ),
+            unknown_0x10: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 16u64,
+                4u64,
+            ),
+            num_vertices: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 20u64,
+                4u64,
+            ),
+            first_index: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 24u64,
+                4u64,
+            ),
+            num_triangles: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 28u64,
                 4u64,
             ),
-            unknown_0x20: <crate::rt::Span as crate::rt::Fixed>::at(start + 32u64, 4u64),
+            unknown_0x20: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 32u64,
+                4u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, MeshPrimitivePos> {
+/// The places of the fields of a [`MeshPrimitive`]: `rt::Place`'s accessors for [`MeshPrimitivePos`].
+pub trait MeshPrimitivePlace {
     /// The place of `unknown_0x0`.
-    pub fn unknown_0x0(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn unknown_0x0(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `marker`.
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_base`.
+    fn vertex_base(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x10`.
+    fn unknown_0x10(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_vertices`.
+    fn num_vertices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `first_index`.
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_triangles`.
+    fn num_triangles(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x20`.
+    fn unknown_0x20(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl MeshPrimitivePlace for ::meshspec_runtime::Place<'_, MeshPrimitivePos> {
+    #[inline]
+    fn unknown_0x0(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x0", &self.get().unknown_0x0)
     }
-    /// The place of `marker`.
-    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("marker", &self.get().marker)
     }
-    /// The place of `vertex_base`.
-    pub fn vertex_base(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_base(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_base", &self.get().vertex_base)
     }
-    /// The place of `unknown_0x10`.
-    pub fn unknown_0x10(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x10(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x10", &self.get().unknown_0x10)
     }
-    /// The place of `num_vertices`.
-    pub fn num_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_vertices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_vertices", &self.get().num_vertices)
     }
-    /// The place of `first_index`.
-    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("first_index", &self.get().first_index)
     }
-    /// The place of `num_triangles`.
-    pub fn num_triangles(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_triangles(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_triangles", &self.get().num_triangles)
     }
-    /// The place of `unknown_0x20`.
-    pub fn unknown_0x20(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x20(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x20", &self.get().unknown_0x20)
     }
 }
-impl crate::rt::Walk for MeshPrimitivePos {
+impl ::meshspec_runtime::Walk for MeshPrimitivePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MeshPrimitive as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MeshPrimitive as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x0")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x0")),
             |path| {
                 let p = &self.unknown_0x0;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
             |path| {
                 let p = &self.marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_base")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertex_base")),
             |path| {
                 let p = &self.vertex_base;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
             |path| {
                 let p = &self.unknown_0x10;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
             |path| {
                 let p = &self.num_vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
             |path| {
                 let p = &self.first_index;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_triangles")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_triangles"),
+            ),
             |path| {
                 let p = &self.num_triangles;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x20")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x20")),
             |path| {
                 let p = &self.unknown_0x20;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MeshPrimitive as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.unknown_0x0), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.marker), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_base), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x10), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.first_index), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.num_triangles), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x20), &_f[7usize]);
+        let _f = <MeshPrimitive as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x0), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.marker), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_base), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x10), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_vertices), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.first_index), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_triangles), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x20), &_f[7usize]);
     }
 }
 /// The material list that ends both forms. It holds a count, eight bytes, one 28-byte
@@ -10430,7 +11391,14 @@ impl crate::rt::Walk for MeshPrimitivePos {
 ///
 ///
 /// Type `material_list` of `spec/rr_mesh.ksy`. Proven (split and inline multi-mesh censuses)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialList {
@@ -10444,8 +11412,11 @@ pub struct MaterialList {
     /// Eight bytes after the count.
     ///
     /// Documented as “eight bytes”, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<8>)
+    )]
     pub unknown_after_count: ::std::vec::Vec<u8>,
     /// One descriptor per range (registry MeshInstancingData).
     ///
@@ -10461,8 +11432,11 @@ pub struct MaterialList {
     /// Six bytes after the second count.
     ///
     /// Documented as “six bytes”, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<6>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<6>)
+    )]
     pub unknown_after_group_count: ::std::vec::Vec<u8>,
     /// One group per range (registry DynamicReference).
     ///
@@ -10495,19 +11469,19 @@ pub struct MaterialListRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MaterialListPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_descriptors` lies.
-    pub num_descriptors: crate::rt::Span,
+    pub num_descriptors: ::meshspec_runtime::Span,
     /// Where `unknown_after_count` lies.
-    pub unknown_after_count: crate::rt::Span,
+    pub unknown_after_count: ::meshspec_runtime::Span,
     /// Where `descriptors` lies.
-    pub descriptors: crate::rt::Each<MaterialDescriptorPos>,
+    pub descriptors: ::meshspec_runtime::Each<MaterialDescriptorPos>,
     /// Where `num_groups` lies.
-    pub num_groups: crate::rt::Span,
+    pub num_groups: ::meshspec_runtime::Span,
     /// Where `unknown_after_group_count` lies.
-    pub unknown_after_group_count: crate::rt::Span,
+    pub unknown_after_group_count: ::meshspec_runtime::Span,
     /// Where `groups` lies.
-    pub groups: crate::rt::Strided<MaterialGroupPos>,
+    pub groups: ::meshspec_runtime::Strided<MaterialGroupPos>,
     /// Where `trailer` lies.
     pub trailer: MaterialTrailerPos,
 }
@@ -10523,11 +11497,11 @@ impl MaterialList {
     /// Proven (split and inline multi-mesh censuses).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_GROUPS_PER_DESCRIPTOR: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_GROUPS_PER_DESCRIPTOR: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "groups_per_descriptor",
         owner: "material_list",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Each group's two identities (ObjectReference at 8 and ObjectHandle at 17) repeat its
     /// descriptor's Material identity.
@@ -10536,43 +11510,44 @@ impl MaterialList {
     /// Proven (split and inline multi-mesh censuses; all 127,219 groups).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_GROUP_IDENTITIES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_GROUP_IDENTITIES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "group_identities",
         owner: "material_list",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_GROUPS_PER_DESCRIPTOR,
         Self::REL_GROUP_IDENTITIES,
     ];
 }
-impl crate::rt::Codec for MaterialList {
+impl ::meshspec_runtime::Codec for MaterialList {
     type Args = ();
     type Ref<'a> = MaterialListRef<'a>;
     type Pos = MaterialListPos;
     const MIN_SIZE: u64 = 42u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_descriptors, _p_num_descriptors) = crate::rt::field(
+        let (num_descriptors, _p_num_descriptors) = ::meshspec_runtime::field(
             "num_descriptors",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_after_count, _p_unknown_after_count) = crate::rt::field(
+        let (unknown_after_count, _p_unknown_after_count) = ::meshspec_runtime::field(
             "unknown_after_count",
             || {
                 let _at = _io.pos();
@@ -10580,41 +11555,44 @@ impl crate::rt::Codec for MaterialList {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (8i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (descriptors, _p_descriptors) = crate::rt::field(
+        let (descriptors, _p_descriptors) = ::meshspec_runtime::field(
             "descriptors",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_descriptors),
+                        ::meshspec_runtime::Int::int(&num_descriptors),
                         "count",
                     )?;
-                    _io.room(_n, <MaterialDescriptor as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(
+                        _n,
+                        <MaterialDescriptor as ::meshspec_runtime::Codec>::MIN_SIZE,
+                    )?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
                                         (if (((_i as i128)).wrapping_add((1i128))
-                                            == crate::rt::Int::int(&num_descriptors))
+                                            == ::meshspec_runtime::Int::int(&num_descriptors))
                                         {
                                             (1i128)
                                         } else {
@@ -10623,7 +11601,7 @@ impl crate::rt::Codec for MaterialList {
                                         "is_last",
                                     )?,
                                 );
-                                let (_v, _p) = <MaterialDescriptor as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <MaterialDescriptor as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -10636,28 +11614,29 @@ impl crate::rt::Codec for MaterialList {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (num_groups, _p_num_groups) = crate::rt::field(
+        let (num_groups, _p_num_groups) = ::meshspec_runtime::field(
             "num_groups",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_after_group_count, _p_unknown_after_group_count) = crate::rt::field(
+        let (unknown_after_group_count, _p_unknown_after_group_count) = ::meshspec_runtime::field(
             "unknown_after_group_count",
             || {
                 let _at = _io.pos();
@@ -10665,33 +11644,36 @@ impl crate::rt::Codec for MaterialList {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (6i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (6i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (groups, _p_groups) = crate::rt::field(
+        let (groups, _p_groups) = ::meshspec_runtime::field(
             "groups",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_groups),
+                        ::meshspec_runtime::Int::int(&num_groups),
                         "count",
                     )?;
-                    _io.room(_n, <MaterialGroup as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(
+                        _n,
+                        <MaterialGroup as ::meshspec_runtime::Codec>::MIN_SIZE,
+                    )?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <MaterialGroup as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <MaterialGroup as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -10701,19 +11683,19 @@ impl crate::rt::Codec for MaterialList {
                             .map_err(|e| e.at_index(_i))?;
                         _vs.push(_v);
                     }
-                    let _pos = crate::rt::Strided::new(_at, 31u64, _vs.len());
+                    let _pos = ::meshspec_runtime::Strided::new(_at, 31u64, _vs.len());
                     (_vs, _pos)
                 })
             },
         )?;
-        let (trailer, _p_trailer) = crate::rt::field(
+        let (trailer, _p_trailer) = ::meshspec_runtime::field(
             "trailer",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <MaterialTrailer as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <MaterialTrailer as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -10734,7 +11716,7 @@ impl crate::rt::Codec for MaterialList {
             },
             if L {
                 Some(MaterialListPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_descriptors: _p_num_descriptors,
                     unknown_after_count: _p_unknown_after_count,
                     descriptors: _p_descriptors,
@@ -10753,9 +11735,9 @@ impl crate::rt::Codec for MaterialList {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MaterialList {
@@ -10767,21 +11749,21 @@ impl crate::rt::Codec for MaterialList {
             groups,
             trailer,
         } = self;
-        let (num_descriptors, _p_num_descriptors): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_descriptors, _p_num_descriptors): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_descriptors",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     descriptors.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_unknown_after_count = crate::rt::field(
+        let _p_unknown_after_count = ::meshspec_runtime::field(
             "unknown_after_count",
             || {
                 let _at = _io.pos();
@@ -10789,7 +11771,7 @@ impl crate::rt::Codec for MaterialList {
                     let _v = unknown_after_count;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (8i128),
@@ -10797,13 +11779,13 @@ impl crate::rt::Codec for MaterialList {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_descriptors = crate::rt::field(
+        let _p_descriptors = ::meshspec_runtime::field(
             "descriptors",
             || {
                 let _at = _io.pos();
@@ -10812,16 +11794,16 @@ impl crate::rt::Codec for MaterialList {
                         if L { descriptors.len() } else { 0 },
                     );
                     for (_i, _v) in descriptors.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
                                         (if (((_i as i128)).wrapping_add((1i128))
-                                            == crate::rt::Int::int(&num_descriptors))
+                                            == ::meshspec_runtime::Int::int(&num_descriptors))
                                         {
                                             (1i128)
                                         } else {
@@ -10830,7 +11812,9 @@ impl crate::rt::Codec for MaterialList {
                                         "is_last",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -10839,28 +11823,28 @@ impl crate::rt::Codec for MaterialList {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let (num_groups, _p_num_groups): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_groups, _p_num_groups): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_groups",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     groups.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_unknown_after_group_count = crate::rt::field(
+        let _p_unknown_after_group_count = ::meshspec_runtime::field(
             "unknown_after_group_count",
             || {
                 let _at = _io.pos();
@@ -10868,7 +11852,7 @@ impl crate::rt::Codec for MaterialList {
                     let _v = unknown_after_group_count;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (6i128),
@@ -10876,33 +11860,35 @@ impl crate::rt::Codec for MaterialList {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_groups = crate::rt::field(
+        let _p_groups = ::meshspec_runtime::field(
             "groups",
             || {
                 let _at = _io.pos();
                 Ok({
                     for (_i, _v) in groups.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
                     }
-                    crate::rt::Strided::new(_at, 31u64, groups.len())
+                    ::meshspec_runtime::Strided::new(_at, 31u64, groups.len())
                 })
             },
         )?;
-        let _p_trailer = crate::rt::field(
+        let _p_trailer = ::meshspec_runtime::field(
             "trailer",
             || {
                 let _at = _io.pos();
@@ -10911,7 +11897,9 @@ impl crate::rt::Codec for MaterialList {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10921,7 +11909,7 @@ impl crate::rt::Codec for MaterialList {
         Ok(
             if L {
                 Some(MaterialListPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_descriptors: _p_num_descriptors,
                     unknown_after_count: _p_unknown_after_count,
                     descriptors: _p_descriptors,
@@ -10937,8 +11925,8 @@ impl crate::rt::Codec for MaterialList {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let MaterialListRef {
             num_descriptors,
@@ -10956,16 +11944,16 @@ impl crate::rt::Codec for MaterialList {
             let _place = at.groups();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <MaterialGroup as crate::rt::Codec>::checks(_v, &_place, out);
+                <MaterialGroup as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _place = at.num_groups();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&num_groups)
-                    == crate::rt::Int::int(&num_descriptors))
+                if (::meshspec_runtime::Int::int(&num_groups)
+                    == ::meshspec_runtime::Int::int(&num_descriptors))
                 {
                     return Ok(None);
                 }
@@ -10973,10 +11961,10 @@ impl crate::rt::Codec for MaterialList {
                     Some((
                         ::std::format!(
                             "{} with {}", "num_groups == num_descriptors",
-                            [::std::format!("{} = {}", "num_descriptors", crate
-                            ::rt::Int::int(& num_descriptors))].join(", ")
+                            [::std::format!("{} = {}", "num_descriptors",
+                            ::meshspec_runtime::Int::int(& num_descriptors))].join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& num_groups)),
+                        ::std::format!("{}", ::meshspec_runtime::Int::int(& num_groups)),
                     )),
                 )
             })();
@@ -11006,27 +11994,33 @@ impl crate::rt::Codec for MaterialList {
             + {
                 let _l = descriptors;
                 _l.iter()
-                    .map(|_x| <MaterialDescriptor as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <MaterialDescriptor as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
             } + 4usize + unknown_after_group_count.len()
             + {
                 let _l = groups;
                 _l.iter()
-                    .map(|_x| <MaterialGroup as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <MaterialGroup as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
-            } + <MaterialTrailer as crate::rt::Codec>::size_hint(trailer)
+            } + <MaterialTrailer as ::meshspec_runtime::Codec>::size_hint(trailer)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "material_list",
         doc: "The material list that ends both forms. It holds a count, eight bytes, one 28-byte\ndescriptor per range (or object), a second count, six bytes, one 31-byte group per range\nand a 20-byte trailer.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_descriptors",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("u32 count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -11036,11 +12030,13 @@ impl crate::rt::Codec for MaterialList {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_after_count",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("eight bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -11050,18 +12046,20 @@ impl crate::rt::Codec for MaterialList {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "descriptors",
                 ty: "material_descriptor[]",
                 orig_id: ::std::option::Option::Some("28-byte descriptor"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One descriptor per range (registry MeshInstancingData).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MaterialDescriptor as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MaterialDescriptor as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -11069,11 +12067,13 @@ impl crate::rt::Codec for MaterialList {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_groups",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("another u32 count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -11083,11 +12083,13 @@ impl crate::rt::Codec for MaterialList {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_after_group_count",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("six bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -11097,18 +12099,20 @@ impl crate::rt::Codec for MaterialList {
                 size: ::std::option::Option::Some(6u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "groups",
                 ty: "material_group[]",
                 orig_id: ::std::option::Option::Some("31-byte group"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One group per range (registry DynamicReference).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MaterialGroup as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MaterialGroup as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -11118,18 +12122,20 @@ impl crate::rt::Codec for MaterialList {
                 size: ::std::option::Option::Some(31u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "trailer",
                 ty: "material_trailer",
                 orig_id: ::std::option::Option::Some("20-byte trailer"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The trailer.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MaterialTrailer as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MaterialTrailer as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -11141,7 +12147,7 @@ impl crate::rt::Codec for MaterialList {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MaterialListRef {
             num_descriptors,
@@ -11156,11 +12162,11 @@ impl crate::rt::Codec for MaterialList {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = num_descriptors;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_after_count;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -11169,18 +12175,18 @@ impl crate::rt::Codec for MaterialList {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <MaterialDescriptor as crate::rt::Codec>::visit(_e, _vis);
+                    <MaterialDescriptor as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         if _all {
             let _x = num_groups;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_after_group_count;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -11189,7 +12195,7 @@ impl crate::rt::Codec for MaterialList {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <MaterialGroup as crate::rt::Codec>::visit(_e, _vis);
+                    <MaterialGroup as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
@@ -11197,13 +12203,13 @@ impl crate::rt::Codec for MaterialList {
         if _vis.enter(&_f[6usize]) {
             {
                 let _x = trailer;
-                <MaterialTrailer as crate::rt::Codec>::visit(_x, _vis)
+                <MaterialTrailer as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MaterialList, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MaterialList, ENDIAN);
 impl MaterialListRef<'_> {
     /// The owned [`MaterialList`] (copies every view).
     pub fn own(&self) -> MaterialList {
@@ -11218,164 +12224,207 @@ impl MaterialListRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MaterialListPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MaterialListPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MaterialListPos> {
+/// The places of the fields of a [`MaterialList`]: `rt::Place`'s accessors for [`MaterialListPos`].
+pub trait MaterialListPlace {
     /// The place of `num_descriptors`.
-    pub fn num_descriptors(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_descriptors(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_after_count`.
+    fn unknown_after_count(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `descriptors`.
+    fn descriptors(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<MaterialDescriptorPos>>;
+    /// The place of `num_groups`.
+    fn num_groups(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_after_group_count`.
+    fn unknown_after_group_count(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `groups`.
+    fn groups(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<MaterialGroupPos>>;
+    /// The place of `trailer`.
+    fn trailer(&self) -> ::meshspec_runtime::Place<'_, MaterialTrailerPos>;
+}
+impl MaterialListPlace for ::meshspec_runtime::Place<'_, MaterialListPos> {
+    #[inline]
+    fn num_descriptors(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_descriptors", &self.get().num_descriptors)
     }
-    /// The place of `unknown_after_count`.
-    pub fn unknown_after_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_after_count(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_after_count", &self.get().unknown_after_count)
     }
-    /// The place of `descriptors`.
-    pub fn descriptors(
+    #[inline]
+    fn descriptors(
         &self,
-    ) -> crate::rt::Place<'_, crate::rt::Each<MaterialDescriptorPos>> {
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<MaterialDescriptorPos>> {
         self.field("descriptors", &self.get().descriptors)
     }
-    /// The place of `num_groups`.
-    pub fn num_groups(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_groups(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_groups", &self.get().num_groups)
     }
-    /// The place of `unknown_after_group_count`.
-    pub fn unknown_after_group_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_after_group_count(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_after_group_count", &self.get().unknown_after_group_count)
     }
-    /// The place of `groups`.
-    pub fn groups(&self) -> crate::rt::Place<'_, crate::rt::Strided<MaterialGroupPos>> {
+    #[inline]
+    fn groups(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<MaterialGroupPos>> {
         self.field("groups", &self.get().groups)
     }
-    /// The place of `trailer`.
-    pub fn trailer(&self) -> crate::rt::Place<'_, MaterialTrailerPos> {
+    #[inline]
+    fn trailer(&self) -> ::meshspec_runtime::Place<'_, MaterialTrailerPos> {
         self.field("trailer", &self.get().trailer)
     }
 }
-impl crate::rt::Walk for MaterialListPos {
+impl ::meshspec_runtime::Walk for MaterialListPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MaterialList as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MaterialList as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_descriptors")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_descriptors"),
+            ),
             |path| {
                 let p = &self.num_descriptors;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_count")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unknown_after_count"),
+            ),
             |path| {
                 let p = &self.unknown_after_count;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("descriptors")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("descriptors")),
             |path| {
                 let p = &self.descriptors;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[2usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_groups")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_groups")),
             |path| {
                 let p = &self.num_groups;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("unknown_after_group_count"),
             ),
             |path| {
                 let p = &self.unknown_after_group_count;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("groups")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("groups")),
             |path| {
                 let p = &self.groups;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[5usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("trailer")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("trailer")),
             |path| {
                 let p = &self.trailer;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MaterialList as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_descriptors), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_after_count), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.descriptors), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.num_groups), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_after_group_count), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.groups), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.trailer), &_f[6usize]);
+        let _f = <MaterialList as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_descriptors), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_after_count), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.descriptors), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_groups), &_f[3usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.unknown_after_group_count),
+            &_f[4usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.groups), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.trailer), &_f[6usize]);
     }
 }
-impl crate::rt::Root for MaterialList {
+impl ::meshspec_runtime::Root for MaterialList {
     const ID: &'static str = "rr-material-list";
     const ROOT: &'static str = "material_list";
     const DESCRIPTION: &'static str = "The material list that ends both forms.";
@@ -11392,12 +12441,14 @@ impl crate::rt::Root for MaterialList {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         MaterialList::REL_GROUPS_PER_DESCRIPTOR,
         MaterialList::REL_GROUP_IDENTITIES,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -11405,7 +12456,14 @@ impl crate::rt::Root for MaterialList {
 /// One material descriptor (registry MeshInstancingData), 28 bytes.
 ///
 /// Type `material_descriptor` of `spec/rr_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialDescriptor {
@@ -11414,14 +12472,17 @@ pub struct MaterialDescriptor {
     /// Documented as “descriptor marker”, at offset `0`, Proven.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[186463425]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[186463425]))
     )]
     pub marker: u32,
     /// Four stored bytes.
     ///
     /// Documented as “stored bytes”, at offset `4`, Unknown (not interpreted).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<4>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<4>)
+    )]
     pub unknown_0x4: ::std::vec::Vec<u8>,
     /// A stored byte.
     ///
@@ -11446,15 +12507,15 @@ pub struct MaterialDescriptor {
     /// On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.
     ///
     /// Documented as “final bytes (QuantizationFactor)”, Inferred (all 83,800 ranged bodies (observed)).
-    #[serde(with = "crate::rt::serde_as::float_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::float_opt")]
     pub quantization_factor: ::std::option::Option<f32>,
     /// On every other descriptor, eight bytes (zero in the census).
     ///
     /// Documented as “final bytes”, Observed (zero on every descriptor but the last).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::maybe_bytes::<8>)
+        arbitrary(with = ::meshspec_runtime::arb::maybe_bytes::<8>)
     )]
     pub final_bytes: ::std::option::Option<::std::vec::Vec<u8>>,
 }
@@ -11484,25 +12545,25 @@ pub struct MaterialDescriptorRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MaterialDescriptorPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `marker` lies.
-    pub marker: crate::rt::Span,
+    pub marker: ::meshspec_runtime::Span,
     /// Where `unknown_0x4` lies.
-    pub unknown_0x4: crate::rt::Span,
+    pub unknown_0x4: ::meshspec_runtime::Span,
     /// Where `unknown_0x8` lies.
-    pub unknown_0x8: crate::rt::Span,
+    pub unknown_0x8: ::meshspec_runtime::Span,
     /// Where `vertex_count` lies.
-    pub vertex_count: crate::rt::Span,
+    pub vertex_count: ::meshspec_runtime::Span,
     /// Where `unknown_0xb` lies.
-    pub unknown_0xb: crate::rt::Span,
+    pub unknown_0xb: ::meshspec_runtime::Span,
     /// Where `material` lies.
-    pub material: crate::rt::Span,
+    pub material: ::meshspec_runtime::Span,
     /// Where `platform_version` lies.
-    pub platform_version: ::std::option::Option<crate::rt::Span>,
+    pub platform_version: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `quantization_factor` lies.
-    pub quantization_factor: ::std::option::Option<crate::rt::Span>,
+    pub quantization_factor: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `final_bytes` lies.
-    pub final_bytes: ::std::option::Option<crate::rt::Span>,
+    pub final_bytes: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl MaterialDescriptor {
     /// Where `marker` starts, from the start of the type.
@@ -11520,34 +12581,38 @@ impl MaterialDescriptor {
     /// Where `platform_version` starts, from the start of the type.
     pub const OFFSET_PLATFORM_VERSION: u64 = 20;
 }
-impl crate::rt::Codec for MaterialDescriptor {
+impl ::meshspec_runtime::Codec for MaterialDescriptor {
     type Args = (u8,);
     type Ref<'a> = MaterialDescriptorRef<'a>;
     type Pos = MaterialDescriptorPos;
     const MIN_SIZE: u64 = 20u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (is_last,) = _args;
         let _start = _io.pos();
-        let (marker, _p_marker) = crate::rt::field(
+        let (marker, _p_marker) = ::meshspec_runtime::field(
             "marker",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (186463425i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (186463425i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x0B1D34C1",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -11555,7 +12620,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                 })
             },
         )?;
-        let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
+        let (unknown_0x4, _p_unknown_0x4) = ::meshspec_runtime::field(
             "unknown_0x4",
             || {
                 _io.offset(_start, (4i128), "4")?;
@@ -11564,82 +12629,87 @@ impl crate::rt::Codec for MaterialDescriptor {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (4i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (4i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+        let (unknown_0x8, _p_unknown_0x8) = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_count, _p_vertex_count) = crate::rt::field(
+        let (vertex_count, _p_vertex_count) = ::meshspec_runtime::field(
             "vertex_count",
             || {
                 _io.offset(_start, (9i128), "9")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u16>(::meshspec_runtime::Endian::Little, "u2")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0xb, _p_unknown_0xb) = crate::rt::field(
+        let (unknown_0xb, _p_unknown_0xb) = ::meshspec_runtime::field(
             "unknown_0xb",
             || {
                 _io.offset(_start, (11i128), "11")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (material, _p_material) = crate::rt::field(
+        let (material, _p_material) = ::meshspec_runtime::field(
             "material",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u64>(::meshspec_runtime::Endian::Little, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (platform_version, _p_platform_version) = crate::rt::field(
+        let (platform_version, _p_platform_version) = ::meshspec_runtime::field(
             "platform_version",
             || {
                 _io.offset(_start, (20i128), "20")?;
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&is_last) != (0i128)) {
+                    if (::meshspec_runtime::Int::int(&is_last) != (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11650,16 +12720,17 @@ impl crate::rt::Codec for MaterialDescriptor {
                 )
             },
         )?;
-        let (quantization_factor, _p_quantization_factor) = crate::rt::field(
+        let (quantization_factor, _p_quantization_factor) = ::meshspec_runtime::field(
             "quantization_factor",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&is_last) != (0i128)) {
+                    if (::meshspec_runtime::Int::int(&is_last) != (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11670,20 +12741,20 @@ impl crate::rt::Codec for MaterialDescriptor {
                 )
             },
         )?;
-        let (final_bytes, _p_final_bytes) = crate::rt::field(
+        let (final_bytes, _p_final_bytes) = ::meshspec_runtime::field(
             "final_bytes",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&is_last) == (0i128)) {
+                    if (::meshspec_runtime::Int::int(&is_last) == (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(_at, (8i128), "size")?,
+                                        ::meshspec_runtime::input::count(_at, (8i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11708,7 +12779,7 @@ impl crate::rt::Codec for MaterialDescriptor {
             },
             if L {
                 Some(MaterialDescriptorPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x8: _p_unknown_0x8,
@@ -11729,9 +12800,9 @@ impl crate::rt::Codec for MaterialDescriptor {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (is_last,) = _args;
         let _start = _io.pos();
         let MaterialDescriptor {
@@ -11745,7 +12816,7 @@ impl crate::rt::Codec for MaterialDescriptor {
             quantization_factor,
             final_bytes,
         } = self;
-        let _p_marker = crate::rt::field(
+        let _p_marker = ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _io.pos();
@@ -11753,25 +12824,28 @@ impl crate::rt::Codec for MaterialDescriptor {
                 Ok({
                     let _v = marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (186463425i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (186463425i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0x0B1D34C1",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x4 = crate::rt::field(
+        let _p_unknown_0x4 = ::meshspec_runtime::field(
             "unknown_0x4",
             || {
                 let _at = _io.pos();
@@ -11780,7 +12854,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                     let _v = unknown_0x4;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (4i128),
@@ -11788,13 +12862,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x8 = crate::rt::field(
+        let _p_unknown_0x8 = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 let _at = _io.pos();
@@ -11803,14 +12877,14 @@ impl crate::rt::Codec for MaterialDescriptor {
                     let _v = unknown_0x8;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_count = crate::rt::field(
+        let _p_vertex_count = ::meshspec_runtime::field(
             "vertex_count",
             || {
                 let _at = _io.pos();
@@ -11819,14 +12893,14 @@ impl crate::rt::Codec for MaterialDescriptor {
                     let _v = vertex_count;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0xb = crate::rt::field(
+        let _p_unknown_0xb = ::meshspec_runtime::field(
             "unknown_0xb",
             || {
                 let _at = _io.pos();
@@ -11835,14 +12909,14 @@ impl crate::rt::Codec for MaterialDescriptor {
                     let _v = unknown_0xb;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_material = crate::rt::field(
+        let _p_material = ::meshspec_runtime::field(
             "material",
             || {
                 let _at = _io.pos();
@@ -11851,91 +12925,107 @@ impl crate::rt::Codec for MaterialDescriptor {
                     let _v = material;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_platform_version = crate::rt::field(
+        let _p_platform_version = ::meshspec_runtime::field(
             "platform_version",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (20i128), "20")?;
                 Ok(
                     match (
-                        (crate::rt::Int::int(&is_last) != (0i128)),
+                        (::meshspec_runtime::Int::int(&is_last) != (0i128)),
                         platform_version.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "is_last != 0", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "is_last != 0",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "is_last != 0", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "is_last != 0",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_quantization_factor = crate::rt::field(
+        let _p_quantization_factor = ::meshspec_runtime::field(
             "quantization_factor",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&is_last) != (0i128)),
+                        (::meshspec_runtime::Int::int(&is_last) != (0i128)),
                         quantization_factor.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "is_last != 0", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "is_last != 0",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "is_last != 0", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "is_last != 0",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_final_bytes = crate::rt::field(
+        let _p_final_bytes = ::meshspec_runtime::field(
             "final_bytes",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&is_last) == (0i128)),
+                        (::meshspec_runtime::Int::int(&is_last) == (0i128)),
                         final_bytes.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
                                         (8i128),
@@ -11943,19 +13033,27 @@ impl crate::rt::Codec for MaterialDescriptor {
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "is_last == 0", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "is_last == 0",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "is_last == 0", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "is_last == 0",
+                                    false,
+                                ),
                             );
                         }
                     },
@@ -11965,7 +13063,7 @@ impl crate::rt::Codec for MaterialDescriptor {
         Ok(
             if L {
                 Some(MaterialDescriptorPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x8: _p_unknown_0x8,
@@ -11999,17 +13097,19 @@ impl crate::rt::Codec for MaterialDescriptor {
             + quantization_factor.as_ref().map_or(0, |_x| 4usize)
             + final_bytes.as_ref().map_or(0, |_x| _x.len())
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "material_descriptor",
         doc: "One material descriptor (registry MeshInstancingData), 28 bytes.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &["is_last"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("descriptor marker"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -12019,11 +13119,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x4",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("stored bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("not interpreted"),
                 reading: ::std::option::Option::None,
@@ -12033,11 +13135,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x8",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("stored byte"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some("0 in the measured layouts"),
                 reading: ::std::option::Option::None,
@@ -12047,11 +13151,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_count",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("vertex count modulo 65536"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("9"),
                 evidence: ::std::option::Option::Some(
                     "RR; stale on GFX_WireFrame_Wall_01_LOD0",
@@ -12063,11 +13169,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0xb",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("stored byte"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("11"),
                 evidence: ::std::option::Option::Some("0 in the measured layouts"),
                 reading: ::std::option::Option::None,
@@ -12077,11 +13185,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "material",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("Material identity"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -12091,11 +13201,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "platform_version",
                 ty: "u4?",
                 orig_id: ::std::option::Option::Some("final bytes (PlatformVersion)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("20"),
                 evidence: ::std::option::Option::Some(
                     "31 on all 83,800 ranged bodies (observed; relation `descriptor_final_bytes`)",
@@ -12114,7 +13226,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&is_last) != (0i128)),
+                            (::meshspec_runtime::Int::int(&is_last) != (0i128)),
                         )
                     },
                 ),
@@ -12122,11 +13234,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "quantization_factor",
                 ty: "f4?",
                 orig_id: ::std::option::Option::Some("final bytes (QuantizationFactor)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "all 83,800 ranged bodies (observed)",
@@ -12145,7 +13259,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&is_last) != (0i128)),
+                            (::meshspec_runtime::Int::int(&is_last) != (0i128)),
                         )
                     },
                 ),
@@ -12153,11 +13267,13 @@ impl crate::rt::Codec for MaterialDescriptor {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "final_bytes",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("final bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "zero on every descriptor but the last",
@@ -12174,7 +13290,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&is_last) == (0i128)),
+                            (::meshspec_runtime::Int::int(&is_last) == (0i128)),
                         )
                     },
                 ),
@@ -12184,7 +13300,7 @@ impl crate::rt::Codec for MaterialDescriptor {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MaterialDescriptorRef {
             marker,
@@ -12201,52 +13317,52 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = marker;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x4;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = unknown_0x8;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = vertex_count;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0xb;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = material;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = platform_version {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[7usize]) {
             if let ::std::option::Option::Some(_x) = quantization_factor {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = final_bytes {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MaterialDescriptor, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MaterialDescriptor, ENDIAN);
 impl MaterialDescriptorRef<'_> {
     /// The owned [`MaterialDescriptor`] (copies every view).
     pub fn own(&self) -> MaterialDescriptor {
@@ -12269,171 +13385,220 @@ impl MaterialDescriptorRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MaterialDescriptorPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MaterialDescriptorPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MaterialDescriptorPos> {
+/// The places of the fields of a [`MaterialDescriptor`]: `rt::Place`'s accessors for [`MaterialDescriptorPos`].
+pub trait MaterialDescriptorPlace {
     /// The place of `marker`.
-    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x4`.
+    fn unknown_0x4(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x8`.
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_count`.
+    fn vertex_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0xb`.
+    fn unknown_0xb(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `material`.
+    fn material(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `platform_version`.
+    fn platform_version(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `quantization_factor`.
+    fn quantization_factor(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `final_bytes`.
+    fn final_bytes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl MaterialDescriptorPlace for ::meshspec_runtime::Place<'_, MaterialDescriptorPos> {
+    #[inline]
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("marker", &self.get().marker)
     }
-    /// The place of `unknown_0x4`.
-    pub fn unknown_0x4(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x4(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x4", &self.get().unknown_0x4)
     }
-    /// The place of `unknown_0x8`.
-    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x8", &self.get().unknown_0x8)
     }
-    /// The place of `vertex_count`.
-    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_count", &self.get().vertex_count)
     }
-    /// The place of `unknown_0xb`.
-    pub fn unknown_0xb(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0xb(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0xb", &self.get().unknown_0xb)
     }
-    /// The place of `material`.
-    pub fn material(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn material(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("material", &self.get().material)
     }
-    /// The place of `platform_version`.
-    pub fn platform_version(
+    #[inline]
+    fn platform_version(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("platform_version", &self.get().platform_version)
     }
-    /// The place of `quantization_factor`.
-    pub fn quantization_factor(
+    #[inline]
+    fn quantization_factor(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("quantization_factor", &self.get().quantization_factor)
     }
-    /// The place of `final_bytes`.
-    pub fn final_bytes(
+    #[inline]
+    fn final_bytes(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("final_bytes", &self.get().final_bytes)
     }
 }
-impl crate::rt::Walk for MaterialDescriptorPos {
+impl ::meshspec_runtime::Walk for MaterialDescriptorPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MaterialDescriptor as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MaterialDescriptor as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
             |path| {
                 let p = &self.marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
             |path| {
                 let p = &self.unknown_0x4;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
             |path| {
                 let p = &self.unknown_0x8;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
             |path| {
                 let p = &self.vertex_count;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0xb")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0xb")),
             |path| {
                 let p = &self.unknown_0xb;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("material")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("material")),
             |path| {
                 let p = &self.material;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("platform_version")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("platform_version"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.platform_version {
-                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[6usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("quantization_factor")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("quantization_factor"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.quantization_factor {
-                    visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[7usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("final_bytes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("final_bytes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.final_bytes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[8usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MaterialDescriptor as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0xb), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.material), &_f[5usize]);
+        let _f = <MaterialDescriptor as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.marker), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_count), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0xb), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.material), &_f[5usize]);
         if let ::std::option::Option::Some(p) = &self.platform_version {
-            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[6usize]);
         }
         if let ::std::option::Option::Some(p) = &self.quantization_factor {
-            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[7usize]);
         }
         if let ::std::option::Option::Some(p) = &self.final_bytes {
-            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[8usize]);
         }
     }
 }
@@ -12443,7 +13608,14 @@ impl crate::rt::Walk for MaterialDescriptorPos {
 ///
 ///
 /// Type `material_group` of `spec/rr_mesh.ksy`. Observed (all 127,219 groups)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialGroup {
@@ -12452,14 +13624,17 @@ pub struct MaterialGroup {
     /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Inferred (DynamicReference 0x9F1640AF on all 127,219 groups (observed)).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[2669035695]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[2669035695]))
     )]
     pub marker: u32,
     /// Four bytes the document does not attribute.
     ///
     /// at offset `4`, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<4>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<4>)
+    )]
     pub unknown_0x4: ::std::vec::Vec<u8>,
     /// ObjectReference (registry name), the descriptor's Material identity again.
     ///
@@ -12476,8 +13651,11 @@ pub struct MaterialGroup {
     /// Six bytes the registry does not attribute.
     ///
     /// Documented as “six bytes remain unattributed”, at offset `25`, Unknown.
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<6>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<6>)
+    )]
     pub unknown_0x19: ::std::vec::Vec<u8>,
 }
 /// [`MaterialGroup`] as read: numbers by value, blobs and lists as views of the input.
@@ -12500,19 +13678,19 @@ pub struct MaterialGroupRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MaterialGroupPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `marker` lies.
-    pub marker: crate::rt::Span,
+    pub marker: ::meshspec_runtime::Span,
     /// Where `unknown_0x4` lies.
-    pub unknown_0x4: crate::rt::Span,
+    pub unknown_0x4: ::meshspec_runtime::Span,
     /// Where `object_reference` lies.
-    pub object_reference: crate::rt::Span,
+    pub object_reference: ::meshspec_runtime::Span,
     /// Where `unknown_0x10` lies.
-    pub unknown_0x10: crate::rt::Span,
+    pub unknown_0x10: ::meshspec_runtime::Span,
     /// Where `object_handle` lies.
-    pub object_handle: crate::rt::Span,
+    pub object_handle: ::meshspec_runtime::Span,
     /// Where `unknown_0x19` lies.
-    pub unknown_0x19: crate::rt::Span,
+    pub unknown_0x19: ::meshspec_runtime::Span,
 }
 impl MaterialGroup {
     /// The bytes every value of this type takes.
@@ -12530,32 +13708,33 @@ impl MaterialGroup {
     /// Where `unknown_0x19` starts, from the start of the type.
     pub const OFFSET_UNKNOWN_0X19: u64 = 25;
 }
-impl crate::rt::Codec for MaterialGroup {
+impl ::meshspec_runtime::Codec for MaterialGroup {
     type Args = ();
     type Ref<'a> = MaterialGroupRef<'a>;
     type Pos = MaterialGroupPos;
     const MIN_SIZE: u64 = 31u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (marker, _p_marker) = crate::rt::field(
+        let (marker, _p_marker) = ::meshspec_runtime::field(
             "marker",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
+        let (unknown_0x4, _p_unknown_0x4) = ::meshspec_runtime::field(
             "unknown_0x4",
             || {
                 _io.offset(_start, (4i128), "4")?;
@@ -12564,58 +13743,61 @@ impl crate::rt::Codec for MaterialGroup {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (4i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (4i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (object_reference, _p_object_reference) = crate::rt::field(
+        let (object_reference, _p_object_reference) = ::meshspec_runtime::field(
             "object_reference",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u64>(::meshspec_runtime::Endian::Little, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
+        let (unknown_0x10, _p_unknown_0x10) = ::meshspec_runtime::field(
             "unknown_0x10",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (object_handle, _p_object_handle) = crate::rt::field(
+        let (object_handle, _p_object_handle) = ::meshspec_runtime::field(
             "object_handle",
             || {
                 _io.offset(_start, (17i128), "17")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u64>(::meshspec_runtime::Endian::Little, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x19, _p_unknown_0x19) = crate::rt::field(
+        let (unknown_0x19, _p_unknown_0x19) = ::meshspec_runtime::field(
             "unknown_0x19",
             || {
                 _io.offset(_start, (25i128), "25")?;
@@ -12624,10 +13806,10 @@ impl crate::rt::Codec for MaterialGroup {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (6i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (6i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12644,7 +13826,7 @@ impl crate::rt::Codec for MaterialGroup {
             },
             if L {
                 Some(MaterialGroupPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     object_reference: _p_object_reference,
@@ -12662,9 +13844,9 @@ impl crate::rt::Codec for MaterialGroup {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MaterialGroup {
@@ -12675,7 +13857,7 @@ impl crate::rt::Codec for MaterialGroup {
             object_handle,
             unknown_0x19,
         } = self;
-        let _p_marker = crate::rt::field(
+        let _p_marker = ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _io.pos();
@@ -12684,14 +13866,14 @@ impl crate::rt::Codec for MaterialGroup {
                     let _v = marker;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x4 = crate::rt::field(
+        let _p_unknown_0x4 = ::meshspec_runtime::field(
             "unknown_0x4",
             || {
                 let _at = _io.pos();
@@ -12700,7 +13882,7 @@ impl crate::rt::Codec for MaterialGroup {
                     let _v = unknown_0x4;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (4i128),
@@ -12708,13 +13890,13 @@ impl crate::rt::Codec for MaterialGroup {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_object_reference = crate::rt::field(
+        let _p_object_reference = ::meshspec_runtime::field(
             "object_reference",
             || {
                 let _at = _io.pos();
@@ -12723,14 +13905,14 @@ impl crate::rt::Codec for MaterialGroup {
                     let _v = object_reference;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x10 = crate::rt::field(
+        let _p_unknown_0x10 = ::meshspec_runtime::field(
             "unknown_0x10",
             || {
                 let _at = _io.pos();
@@ -12739,14 +13921,14 @@ impl crate::rt::Codec for MaterialGroup {
                     let _v = unknown_0x10;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_object_handle = crate::rt::field(
+        let _p_object_handle = ::meshspec_runtime::field(
             "object_handle",
             || {
                 let _at = _io.pos();
@@ -12755,14 +13937,14 @@ impl crate::rt::Codec for MaterialGroup {
                     let _v = object_handle;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x19 = crate::rt::field(
+        let _p_unknown_0x19 = ::meshspec_runtime::field(
             "unknown_0x19",
             || {
                 let _at = _io.pos();
@@ -12771,7 +13953,7 @@ impl crate::rt::Codec for MaterialGroup {
                     let _v = unknown_0x19;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (6i128),
@@ -12779,7 +13961,7 @@ impl crate::rt::Codec for MaterialGroup {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -12788,7 +13970,7 @@ impl crate::rt::Codec for MaterialGroup {
         Ok(
             if L {
                 Some(MaterialGroupPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     object_reference: _p_object_reference,
@@ -12803,8 +13985,8 @@ impl crate::rt::Codec for MaterialGroup {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let MaterialGroupRef {
             marker,
@@ -12820,15 +14002,18 @@ impl crate::rt::Codec for MaterialGroup {
             let _v = marker;
             let _place = at.marker();
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) == (2669035695i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (2669035695i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x9F1640AF",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -12837,7 +14022,7 @@ impl crate::rt::Codec for MaterialGroup {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
@@ -12846,17 +14031,21 @@ impl crate::rt::Codec for MaterialGroup {
     fn size_hint(&self) -> usize {
         31usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "material_group",
         doc: "One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle\nrepeat the descriptor's Material identity. Where the class sits is a reading (see\n`marker`); the other bytes the document does not attribute are kept verbatim.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("DynamicReference 0x9F1640AF"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some(
                     "DynamicReference 0x9F1640AF on all 127,219 groups (observed)",
@@ -12870,11 +14059,13 @@ impl crate::rt::Codec for MaterialGroup {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x4",
                 ty: "bytes",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::Some(
@@ -12886,11 +14077,13 @@ impl crate::rt::Codec for MaterialGroup {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "object_reference",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("ObjectReference"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some(
                     "equal to the descriptor's Material on all 127,219 groups",
@@ -12902,11 +14095,13 @@ impl crate::rt::Codec for MaterialGroup {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x10",
                 ty: "u1",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -12916,11 +14111,13 @@ impl crate::rt::Codec for MaterialGroup {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "object_handle",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("ObjectHandle"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("17"),
                 evidence: ::std::option::Option::Some(
                     "equal to the descriptor's Material on all 127,219 groups",
@@ -12932,11 +14129,13 @@ impl crate::rt::Codec for MaterialGroup {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x19",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("six bytes remain unattributed"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("25"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -12948,7 +14147,7 @@ impl crate::rt::Codec for MaterialGroup {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MaterialGroupRef {
             marker,
@@ -12962,31 +14161,31 @@ impl crate::rt::Codec for MaterialGroup {
         let _all = _vis.proven_leaves();
         {
             let _x = marker;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x4;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _all {
             let _x = object_reference;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x10;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = object_handle;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x19;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MaterialGroup, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MaterialGroup, ENDIAN);
 impl MaterialGroupRef<'_> {
     /// The owned [`MaterialGroup`] (copies every view).
     pub fn own(&self) -> MaterialGroup {
@@ -13000,140 +14199,185 @@ impl MaterialGroupRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MaterialGroupPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MaterialGroupPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for MaterialGroupPos {
+impl ::meshspec_runtime::Fixed for MaterialGroupPos {
     fn at(start: u64, _size: u64) -> Self {
         MaterialGroupPos {
-            _span: crate::rt::Span::new(start, start + 31u64),
-            marker: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
-            unknown_0x4: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
-            object_reference: <crate::rt::Span as crate::rt::Fixed>::at(
+            _span: ::meshspec_runtime::Span::new(start, start + 31u64),
+            marker: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            unknown_0x4: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                4u64,
+            ),
+            object_reference: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 8u64,
                 8u64,
             ),
-            unknown_0x10: <crate::rt::Span as crate::rt::Fixed>::at(start + 16u64, 1u64),
-            object_handle: <crate::rt::Span as crate::rt::Fixed>::at(
+            unknown_0x10: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 16u64,
+                1u64,
+            ),
+            object_handle: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 17u64,
                 8u64,
             ),
-            unknown_0x19: <crate::rt::Span as crate::rt::Fixed>::at(start + 25u64, 6u64),
+            unknown_0x19: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 25u64,
+                6u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, MaterialGroupPos> {
+/// The places of the fields of a [`MaterialGroup`]: `rt::Place`'s accessors for [`MaterialGroupPos`].
+pub trait MaterialGroupPlace {
     /// The place of `marker`.
-    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x4`.
+    fn unknown_0x4(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `object_reference`.
+    fn object_reference(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x10`.
+    fn unknown_0x10(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `object_handle`.
+    fn object_handle(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x19`.
+    fn unknown_0x19(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl MaterialGroupPlace for ::meshspec_runtime::Place<'_, MaterialGroupPos> {
+    #[inline]
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("marker", &self.get().marker)
     }
-    /// The place of `unknown_0x4`.
-    pub fn unknown_0x4(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x4(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x4", &self.get().unknown_0x4)
     }
-    /// The place of `object_reference`.
-    pub fn object_reference(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn object_reference(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("object_reference", &self.get().object_reference)
     }
-    /// The place of `unknown_0x10`.
-    pub fn unknown_0x10(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x10(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x10", &self.get().unknown_0x10)
     }
-    /// The place of `object_handle`.
-    pub fn object_handle(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn object_handle(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("object_handle", &self.get().object_handle)
     }
-    /// The place of `unknown_0x19`.
-    pub fn unknown_0x19(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x19(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x19", &self.get().unknown_0x19)
     }
 }
-impl crate::rt::Walk for MaterialGroupPos {
+impl ::meshspec_runtime::Walk for MaterialGroupPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MaterialGroup as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MaterialGroup as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
             |path| {
                 let p = &self.marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
             |path| {
                 let p = &self.unknown_0x4;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("object_reference")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("object_reference"),
+            ),
             |path| {
                 let p = &self.object_reference;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
             |path| {
                 let p = &self.unknown_0x10;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("object_handle")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("object_handle"),
+            ),
             |path| {
                 let p = &self.object_handle;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x19")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x19")),
             |path| {
                 let p = &self.unknown_0x19;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MaterialGroup as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.object_reference), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x10), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.object_handle), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x19), &_f[5usize]);
+        let _f = <MaterialGroup as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.marker), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.object_reference), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x10), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.object_handle), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x19), &_f[5usize]);
     }
 }
 /// The material list's 20-byte trailer.
 ///
 /// Type `material_trailer` of `spec/rr_mesh.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialTrailer {
@@ -13142,7 +14386,10 @@ pub struct MaterialTrailer {
     ///
     ///
     /// Documented as “Sixteen Mesh bool bytes”, at offset `0`, Observed (the first is 1 on exactly the 2,160 meshes with filled CPU-side runs).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 16>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::list::<_, 16>)
+    )]
     pub mesh_bools: ::std::vec::Vec<u8>,
     /// UserCategory (registry name).
     ///
@@ -13153,7 +14400,7 @@ pub struct MaterialTrailer {
 #[derive(Debug, Clone)]
 pub struct MaterialTrailerRef<'a> {
     /// See [`MaterialTrailer::mesh_bools`].
-    pub mesh_bools: crate::rt::Nums<'a, u8>,
+    pub mesh_bools: ::meshspec_runtime::Nums<'a, u8>,
     /// See [`MaterialTrailer::user_category`].
     pub user_category: u32,
 }
@@ -13161,11 +14408,11 @@ pub struct MaterialTrailerRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MaterialTrailerPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `mesh_bools` lies.
-    pub mesh_bools: crate::rt::Strided<crate::rt::Span>,
+    pub mesh_bools: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
     /// Where `user_category` lies.
-    pub user_category: crate::rt::Span,
+    pub user_category: ::meshspec_runtime::Span,
 }
 impl MaterialTrailer {
     /// The bytes every value of this type takes.
@@ -13175,38 +14422,39 @@ impl MaterialTrailer {
     /// Where `user_category` starts, from the start of the type.
     pub const OFFSET_USER_CATEGORY: u64 = 16;
 }
-impl crate::rt::Codec for MaterialTrailer {
+impl ::meshspec_runtime::Codec for MaterialTrailer {
     type Args = ();
     type Ref<'a> = MaterialTrailerRef<'a>;
     type Pos = MaterialTrailerPos;
     const MIN_SIZE: u64 = 20u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (mesh_bools, _p_mesh_bools) = crate::rt::field(
+        let (mesh_bools, _p_mesh_bools) = ::meshspec_runtime::field(
             "mesh_bools",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(_at, (16i128), "count")?;
-                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                    let _n = ::meshspec_runtime::input::count(_at, (16i128), "count")?;
+                    let _v = _io.nums::<u8>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 1u64, _n as usize))
                 })
             },
         )?;
-        let (user_category, _p_user_category) = crate::rt::field(
+        let (user_category, _p_user_category) = ::meshspec_runtime::field(
             "user_category",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13219,7 +14467,7 @@ impl crate::rt::Codec for MaterialTrailer {
             },
             if L {
                 Some(MaterialTrailerPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     mesh_bools: _p_mesh_bools,
                     user_category: _p_user_category,
                 })
@@ -13233,31 +14481,31 @@ impl crate::rt::Codec for MaterialTrailer {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MaterialTrailer { mesh_bools, user_category } = self;
-        let _p_mesh_bools = crate::rt::field(
+        let _p_mesh_bools = ::meshspec_runtime::field(
             "mesh_bools",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (0i128), "0")?;
                 Ok({
-                    crate::rt::output::agree(
+                    ::meshspec_runtime::output::agree(
                         _at,
                         mesh_bools.len() as u64,
                         (16i128),
                         "16",
                         "elements",
                     )?;
-                    _io.prims(::binrw::Endian::Little, mesh_bools);
-                    crate::rt::Strided::new(_at, 1u64, mesh_bools.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, mesh_bools);
+                    ::meshspec_runtime::Strided::new(_at, 1u64, mesh_bools.len())
                 })
             },
         )?;
-        let _p_user_category = crate::rt::field(
+        let _p_user_category = ::meshspec_runtime::field(
             "user_category",
             || {
                 let _at = _io.pos();
@@ -13266,8 +14514,8 @@ impl crate::rt::Codec for MaterialTrailer {
                     let _v = user_category;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -13276,7 +14524,7 @@ impl crate::rt::Codec for MaterialTrailer {
         Ok(
             if L {
                 Some(MaterialTrailerPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     mesh_bools: _p_mesh_bools,
                     user_category: _p_user_category,
                 })
@@ -13288,17 +14536,21 @@ impl crate::rt::Codec for MaterialTrailer {
     fn size_hint(&self) -> usize {
         20usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "material_trailer",
         doc: "The material list's 20-byte trailer.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "mesh_bools",
                 ty: "u1[]",
                 orig_id: ::std::option::Option::Some("Sixteen Mesh bool bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some(
                     "the first is 1 on exactly the 2,160 meshes with filled CPU-side runs",
@@ -13310,11 +14562,13 @@ impl crate::rt::Codec for MaterialTrailer {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::Some(16u64),
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "user_category",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("UserCategory"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -13326,7 +14580,7 @@ impl crate::rt::Codec for MaterialTrailer {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MaterialTrailerRef { mesh_bools, user_category, .. } = view;
         if _vis.enter(&_f[0usize]) {
@@ -13336,18 +14590,18 @@ impl crate::rt::Codec for MaterialTrailer {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
         {
             let _x = user_category;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MaterialTrailer, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MaterialTrailer, ENDIAN);
 impl MaterialTrailerRef<'_> {
     /// The owned [`MaterialTrailer`] (copies every view).
     pub fn own(&self) -> MaterialTrailer {
@@ -13357,105 +14611,132 @@ impl MaterialTrailerRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MaterialTrailerPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MaterialTrailerPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MaterialTrailerPos> {
+/// The places of the fields of a [`MaterialTrailer`]: `rt::Place`'s accessors for [`MaterialTrailerPos`].
+pub trait MaterialTrailerPlace {
     /// The place of `mesh_bools`.
-    pub fn mesh_bools(
+    fn mesh_bools(
         &self,
-    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+    /// The place of `user_category`.
+    fn user_category(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl MaterialTrailerPlace for ::meshspec_runtime::Place<'_, MaterialTrailerPos> {
+    #[inline]
+    fn mesh_bools(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("mesh_bools", &self.get().mesh_bools)
     }
-    /// The place of `user_category`.
-    pub fn user_category(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn user_category(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("user_category", &self.get().user_category)
     }
 }
-impl crate::rt::Walk for MaterialTrailerPos {
+impl ::meshspec_runtime::Walk for MaterialTrailerPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MaterialTrailer as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MaterialTrailer as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_bools")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("mesh_bools")),
             |path| {
                 let p = &self.mesh_bools;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[0usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("user_category")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("user_category"),
+            ),
             |path| {
                 let p = &self.user_category;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MaterialTrailer as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.mesh_bools), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.user_category), &_f[1usize]);
+        let _f = <MaterialTrailer as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.mesh_bools), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.user_category), &_f[1usize]);
     }
 }
 /// Three f32 values (x, y, z).
 ///
 /// Type `float3` of `spec/rr_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float3 {
     /// x.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub x: f32,
     /// y.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub y: f32,
     /// z.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub z: f32,
 }
 /// Where each field of a [`Float3`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Float3Pos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `x` lies.
-    pub x: crate::rt::Span,
+    pub x: ::meshspec_runtime::Span,
     /// Where `y` lies.
-    pub y: crate::rt::Span,
+    pub y: ::meshspec_runtime::Span,
     /// Where `z` lies.
-    pub z: crate::rt::Span,
+    pub z: ::meshspec_runtime::Span,
 }
 impl Float3 {
     /// The bytes every value of this type takes.
@@ -13467,87 +14748,102 @@ impl Float3 {
     /// Where `z` starts, from the start of the type.
     pub const OFFSET_Z: u64 = 8;
 }
-impl crate::rt::pod::Block for Float3 {
+impl ::meshspec_runtime::pod::Block for Float3 {
     const SIZE: usize = 12usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        let x = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+        let y = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 4usize, ::meshspec_runtime::Endian::Little);
+        let z = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 8usize, ::meshspec_runtime::Endian::Little);
         Self { x, y, z }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { x, y, z } = self;
-        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 0usize, *x, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 4usize, *y, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 8usize, *z, ::meshspec_runtime::Endian::Little);
         Ok(())
     }
 }
-impl crate::rt::Codec for Float3 {
+impl ::meshspec_runtime::Codec for Float3 {
     type Args = ();
     type Ref<'a> = Float3;
     type Pos = Float3Pos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 12u64 {
             let _b = _io.take(12u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+                    Some(<Float3Pos as ::meshspec_runtime::Fixed>::at(_start, 12u64))
                 } else {
                     None
                 },
             ));
         }
-        let (x, _p_x) = crate::rt::field(
+        let (x, _p_x) = ::meshspec_runtime::field(
             "x",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (y, _p_y) = crate::rt::field(
+        let (y, _p_y) = ::meshspec_runtime::field(
             "y",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (z, _p_z) = crate::rt::field(
+        let (z, _p_z) = ::meshspec_runtime::field(
             "z",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13557,7 +14853,7 @@ impl crate::rt::Codec for Float3 {
             Float3 { x, y, z },
             if L {
                 Some(Float3Pos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -13572,17 +14868,17 @@ impl crate::rt::Codec for Float3 {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 12usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+                Some(<Float3Pos as ::meshspec_runtime::Fixed>::at(_start, 12u64))
             } else {
                 None
             },
@@ -13591,13 +14887,13 @@ impl crate::rt::Codec for Float3 {
     fn size_hint(&self) -> usize {
         12usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "float3",
         doc: "Three f32 values (x, y, z).",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "x",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -13611,7 +14907,7 @@ impl crate::rt::Codec for Float3 {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "y",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -13625,7 +14921,7 @@ impl crate::rt::Codec for Float3 {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "z",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -13641,100 +14937,121 @@ impl crate::rt::Codec for Float3 {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Float3 { x, y, z, .. } = view;
         {
             let _x = x;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = y;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = z;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Float3, ENDIAN);
-impl crate::rt::Spanned for Float3Pos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(Float3, ENDIAN);
+impl ::meshspec_runtime::Spanned for Float3Pos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for Float3Pos {
+impl ::meshspec_runtime::Fixed for Float3Pos {
     fn at(start: u64, _size: u64) -> Self {
         Float3Pos {
-            _span: crate::rt::Span::new(start, start + 12u64),
-            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
-            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
-            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            _span: ::meshspec_runtime::Span::new(start, start + 12u64),
+            x: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            y: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                4u64,
+            ),
+            z: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 8u64,
+                4u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, Float3Pos> {
+/// The places of the fields of a [`Float3`]: `rt::Place`'s accessors for [`Float3Pos`].
+pub trait Float3Place {
     /// The place of `x`.
-    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn x(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `y`.
+    fn y(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `z`.
+    fn z(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl Float3Place for ::meshspec_runtime::Place<'_, Float3Pos> {
+    #[inline]
+    fn x(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("x", &self.get().x)
     }
-    /// The place of `y`.
-    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn y(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("y", &self.get().y)
     }
-    /// The place of `z`.
-    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn z(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("z", &self.get().z)
     }
 }
-impl crate::rt::Walk for Float3Pos {
+impl ::meshspec_runtime::Walk for Float3Pos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Float3 as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("x")),
             |path| {
                 let p = &self.x;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("y")),
             |path| {
                 let p = &self.y;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("z")),
             |path| {
                 let p = &self.z;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+        let _f = <Float3 as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.x), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.y), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.z), &_f[2usize]);
     }
 }

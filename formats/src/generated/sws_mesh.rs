@@ -29,7 +29,7 @@
     clippy::useless_asref,
     clippy::erasing_op
 )]
-const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
+const ENDIAN: ::meshspec_runtime::Endian = ::meshspec_runtime::Endian::Little;
 /// The body of one Mesh object, from its managed byte to its last material id. A drawable mesh
 /// carries its compiled form inline: the vertex streams, the 16-bit index buffer, the draw ranges,
 /// the bone palettes and the material ids are all inside this body. 221 of the 16,149 meshes also
@@ -43,7 +43,14 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
 ///
 ///
 /// Type `sws_mesh` of `spec/sws_mesh.ksy`. Proven (a strict reading reads all 16,149 meshes of the install to their exact end)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct SwsMesh {
@@ -52,7 +59,7 @@ pub struct SwsMesh {
     /// Documented as “managed”, at offset `0`, Proven (1 on every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[1]))
     )]
     pub managed: u8,
     /// The object's id in its entry's directory.
@@ -64,7 +71,7 @@ pub struct SwsMesh {
     /// Documented as “class”, at offset `5`, Proven (every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1096652136]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[1096652136]))
     )]
     pub class: u32,
     /// An enumeration; the document does not list its values, so the number is kept as stored.
@@ -102,15 +109,18 @@ pub struct SwsMesh {
     /// Eleven bytes whose meaning is not established, kept as stored.
     ///
     /// Documented as “unknown”, at offset `22 + 76 * num_bones + submeshes._sizeof`, Unknown (on every mesh a byte 0 (14,199 meshes) or 1 (1,950), a byte 1, then nine zeros).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<11>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<11>)
+    )]
     pub unknown_after_bones: ::std::vec::Vec<u8>,
     /// The class of the inline compiled mesh, the CRC-32 of "CompiledMesh".
     ///
     /// Documented as “CompiledMesh class”, at offset `33 + 76 * num_bones + submeshes._sizeof`, Proven (every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4238218645]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[4238218645]))
     )]
     pub compiled_mesh_class: u32,
     /// The length of Data in bytes.
@@ -129,7 +139,7 @@ pub struct SwsMesh {
     /// Documented as “PlatformVersion”, at offset `41 + 76 * num_bones + len_data + submeshes._sizeof`, Proven (16 on every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[16]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[16]))
     )]
     pub platform_version: u32,
     /// Always 32.
@@ -137,7 +147,7 @@ pub struct SwsMesh {
     /// Documented as “SDKVersion”, at offset `45 + 76 * num_bones + len_data + submeshes._sizeof`, Proven (32 on every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[32]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[32]))
     )]
     pub sdk_version: u32,
     /// How many material ids follow.
@@ -188,47 +198,47 @@ pub struct SwsMeshRef<'a> {
     /// See [`SwsMesh::num_materials`].
     pub num_materials: u32,
     /// See [`SwsMesh::material_ids`].
-    pub material_ids: crate::rt::Nums<'a, u32>,
+    pub material_ids: ::meshspec_runtime::Nums<'a, u32>,
 }
 /// Where each field of a [`SwsMesh`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SwsMeshPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `managed` lies.
-    pub managed: crate::rt::Span,
+    pub managed: ::meshspec_runtime::Span,
     /// Where `id` lies.
-    pub id: crate::rt::Span,
+    pub id: ::meshspec_runtime::Span,
     /// Where `class` lies.
-    pub class: crate::rt::Span,
+    pub class: ::meshspec_runtime::Span,
     /// Where `category` lies.
-    pub category: crate::rt::Span,
+    pub category: ::meshspec_runtime::Span,
     /// Where `generated` lies.
-    pub generated: crate::rt::Span,
+    pub generated: ::meshspec_runtime::Span,
     /// Where `num_submeshes` lies.
-    pub num_submeshes: crate::rt::Span,
+    pub num_submeshes: ::meshspec_runtime::Span,
     /// Where `submeshes` lies.
-    pub submeshes: crate::rt::Each<InlineSubmeshPos>,
+    pub submeshes: ::meshspec_runtime::Each<InlineSubmeshPos>,
     /// Where `num_bones` lies.
-    pub num_bones: crate::rt::Span,
+    pub num_bones: ::meshspec_runtime::Span,
     /// Where `bones` lies.
-    pub bones: crate::rt::Each<MeshBonePos>,
+    pub bones: ::meshspec_runtime::Each<MeshBonePos>,
     /// Where `unknown_after_bones` lies.
-    pub unknown_after_bones: crate::rt::Span,
+    pub unknown_after_bones: ::meshspec_runtime::Span,
     /// Where `compiled_mesh_class` lies.
-    pub compiled_mesh_class: crate::rt::Span,
+    pub compiled_mesh_class: ::meshspec_runtime::Span,
     /// Where `len_data` lies.
-    pub len_data: crate::rt::Span,
+    pub len_data: ::meshspec_runtime::Span,
     /// Where `data` lies.
     pub data: CompiledMeshPos,
     /// Where `platform_version` lies.
-    pub platform_version: crate::rt::Span,
+    pub platform_version: ::meshspec_runtime::Span,
     /// Where `sdk_version` lies.
-    pub sdk_version: crate::rt::Span,
+    pub sdk_version: ::meshspec_runtime::Span,
     /// Where `num_materials` lies.
-    pub num_materials: crate::rt::Span,
+    pub num_materials: ::meshspec_runtime::Span,
     /// Where `material_ids` lies.
-    pub material_ids: crate::rt::Strided<crate::rt::Span>,
+    pub material_ids: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl SwsMesh {
     /// Where `managed` starts, from the start of the type.
@@ -254,44 +264,46 @@ impl SwsMesh {
     /// Proven (all 16,149 meshes of the install).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_DATA_LENGTH: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_DATA_LENGTH: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "data_length",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The material count m equals the first partition's range count A (range i draws material i).
     ///
     /// Proven (every mesh of the install).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_ONE_MATERIAL_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_ONE_MATERIAL_PER_RANGE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "one_material_per_range",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Every bone byte of every palette is below the mesh's bone count.
     ///
     /// Inferred (the palette's bones row (Inferred) says they are all below the bone count).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_PALETTE_BONES_EXIST: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PALETTE_BONES_EXIST: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "palette_bones_exist",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// On a mesh without bones, every palette's entry count is 0.
     ///
     /// Proven (the palette's entry count row (Proven), 0 on meshes without bones).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_PALETTES_EMPTY_WITHOUT_BONES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PALETTES_EMPTY_WITHOUT_BONES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "palettes_empty_without_bones",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// On a mesh with SubMeshes, their vertex counts (the lengths of their position runs) add up
     /// to the compiled mesh's vertex count, V / stride, with nothing left over.
@@ -300,11 +312,11 @@ impl SwsMesh {
     /// Proven (all 349 SubMeshes of the 221 meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_SUBMESH_VERTICES_SUM: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SUBMESH_VERTICES_SUM: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "submesh_vertices_sum",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The compiled mesh's extra stream count s is the most MorphChannels any of the mesh's
     /// SubMeshes holds (0 on a mesh without SubMeshes).
@@ -313,22 +325,22 @@ impl SwsMesh {
     /// Proven (0 on every mesh without SubMeshes; 0 to 3 on the 221 with SubMeshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "extra_streams_are_morph_channels",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The material id of every SubMesh (and of its copy) is one of the mesh's material ids.
     ///
     /// Proven (every SubMesh, copies counted (698)).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_SUBMESH_MATERIAL_LISTED: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SUBMESH_MATERIAL_LISTED: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "submesh_material_listed",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Each SubMesh corresponds to a first-partition range of its own (no two SubMeshes share
     /// one): the range drawn with the SubMesh's material (range i draws material i), holding the
@@ -339,25 +351,25 @@ impl SwsMesh {
     /// Proven (all 349 SubMeshes of the 221 meshes (the range holds the SubMesh's positions bit for bit and the same triangles)).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_SUBMESH_MATCHES_ITS_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SUBMESH_MATCHES_ITS_RANGE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "submesh_matches_its_range",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// A mesh holds at most 5 SubMeshes.
     ///
     /// Proven (0 on 15,928 meshes, 1 to 5 on 221).
     ///
     /// A violation is a warning: reported, the input passes. (a census range (1 to 5 on the 221 meshes that have SubMeshes), not a limit the documents give)
-    pub const REL_SUBMESHES_CENSUS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SUBMESHES_CENSUS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "submeshes_census",
         owner: "sws_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_DATA_LENGTH,
         Self::REL_ONE_MATERIAL_PER_RANGE,
         Self::REL_PALETTE_BONES_EXIST,
@@ -369,34 +381,35 @@ impl SwsMesh {
         Self::REL_SUBMESHES_CENSUS,
     ];
 }
-impl crate::rt::Codec for SwsMesh {
+impl ::meshspec_runtime::Codec for SwsMesh {
     type Args = ();
     type Ref<'a> = SwsMeshRef<'a>;
     type Pos = SwsMeshPos;
     const MIN_SIZE: u64 = 53u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (managed, _p_managed) = crate::rt::field(
+        let (managed, _p_managed) = ::meshspec_runtime::field(
             "managed",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (1i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (1i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "1",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -404,37 +417,42 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let (id, _p_id) = crate::rt::field(
+        let (id, _p_id) = ::meshspec_runtime::field(
             "id",
             || {
                 _io.offset(_start, (1i128), "1")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (class, _p_class) = crate::rt::field(
+        let (class, _p_class) = ::meshspec_runtime::field(
             "class",
             || {
                 _io.offset(_start, (5i128), "5")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (1096652136i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (1096652136i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x415D9568",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -442,71 +460,77 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let (category, _p_category) = crate::rt::field(
+        let (category, _p_category) = ::meshspec_runtime::field(
             "category",
             || {
                 _io.offset(_start, (9i128), "9")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (generated, _p_generated) = crate::rt::field(
+        let (generated, _p_generated) = ::meshspec_runtime::field(
             "generated",
             || {
                 _io.offset(_start, (13i128), "13")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_submeshes, _p_num_submeshes) = crate::rt::field(
+        let (num_submeshes, _p_num_submeshes) = ::meshspec_runtime::field(
             "num_submeshes",
             || {
                 _io.offset(_start, (14i128), "14")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
         let _sizeof_start_submeshes = _io.pos();
-        let (submeshes, _p_submeshes) = crate::rt::field(
+        let (submeshes, _p_submeshes) = ::meshspec_runtime::field(
             "submeshes",
             || {
                 _io.offset(_start, (18i128), "18")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_submeshes),
+                        ::meshspec_runtime::Int::int(&num_submeshes),
                         "count",
                     )?;
-                    _io.room(_n, <InlineSubmesh as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(
+                        _n,
+                        <InlineSubmesh as ::meshspec_runtime::Codec>::MIN_SIZE,
+                    )?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <InlineSubmesh as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <InlineSubmesh as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -519,8 +543,8 @@ impl crate::rt::Codec for SwsMesh {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -528,7 +552,7 @@ impl crate::rt::Codec for SwsMesh {
             },
         )?;
         let _sizeof_submeshes: u64 = _io.pos() - _sizeof_start_submeshes;
-        let (num_bones, _p_num_bones) = crate::rt::field(
+        let (num_bones, _p_num_bones) = ::meshspec_runtime::field(
             "num_bones",
             || {
                 _io.offset(
@@ -539,14 +563,15 @@ impl crate::rt::Codec for SwsMesh {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (bones, _p_bones) = crate::rt::field(
+        let (bones, _p_bones) = ::meshspec_runtime::field(
             "bones",
             || {
                 _io.offset(
@@ -556,22 +581,22 @@ impl crate::rt::Codec for SwsMesh {
                 )?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_bones),
+                        ::meshspec_runtime::Int::int(&num_bones),
                         "count",
                     )?;
-                    _io.room(_n, <MeshBone as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MeshBone as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <MeshBone as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <MeshBone as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -584,22 +609,23 @@ impl crate::rt::Codec for SwsMesh {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (unknown_after_bones, _p_unknown_after_bones) = crate::rt::field(
+        let (unknown_after_bones, _p_unknown_after_bones) = ::meshspec_runtime::field(
             "unknown_after_bones",
             || {
                 _io.offset(
                     _start,
                     (((22i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "22 + 76 * num_bones + submeshes._sizeof",
@@ -609,23 +635,24 @@ impl crate::rt::Codec for SwsMesh {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (11i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (11i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (compiled_mesh_class, _p_compiled_mesh_class) = crate::rt::field(
+        let (compiled_mesh_class, _p_compiled_mesh_class) = ::meshspec_runtime::field(
             "compiled_mesh_class",
             || {
                 _io.offset(
                     _start,
                     (((33i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "33 + 76 * num_bones + submeshes._sizeof",
@@ -633,16 +660,20 @@ impl crate::rt::Codec for SwsMesh {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (4238218645i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0xFC9E1595",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -650,14 +681,15 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let (len_data, _p_len_data) = crate::rt::field(
+        let (len_data, _p_len_data) = ::meshspec_runtime::field(
             "len_data",
             || {
                 _io.offset(
                     _start,
                     (((37i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "37 + 76 * num_bones + submeshes._sizeof",
@@ -665,21 +697,23 @@ impl crate::rt::Codec for SwsMesh {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (data, _p_data) = crate::rt::field(
+        let (data, _p_data) = ::meshspec_runtime::field(
             "data",
             || {
                 _io.offset(
                     _start,
                     (((41i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "41 + 76 * num_bones + submeshes._sizeof",
@@ -690,12 +724,12 @@ impl crate::rt::Codec for SwsMesh {
                         let _args = ();
                         let (_v, _p) = _io
                             .sized(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_data),
+                                    ::meshspec_runtime::Int::int(&len_data),
                                     "size",
                                 )?,
-                                |_io| <CompiledMesh as crate::rt::Codec>::read_in::<
+                                |_io| <CompiledMesh as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -705,32 +739,34 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let (platform_version, _p_platform_version) = crate::rt::field(
+        let (platform_version, _p_platform_version) = ::meshspec_runtime::field(
             "platform_version",
             || {
                 _io.offset(
                     _start,
                     ((((41i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "41 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (16i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (16i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "16",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -738,32 +774,34 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let (sdk_version, _p_sdk_version) = crate::rt::field(
+        let (sdk_version, _p_sdk_version) = ::meshspec_runtime::field(
             "sdk_version",
             || {
                 _io.offset(
                     _start,
                     ((((45i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "45 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (32i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (32i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "32",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -771,51 +809,54 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let (num_materials, _p_num_materials) = crate::rt::field(
+        let (num_materials, _p_num_materials) = ::meshspec_runtime::field(
             "num_materials",
             || {
                 _io.offset(
                     _start,
                     ((((49i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "49 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (material_ids, _p_material_ids) = crate::rt::field(
+        let (material_ids, _p_material_ids) = ::meshspec_runtime::field(
             "material_ids",
             || {
                 _io.offset(
                     _start,
                     ((((53i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "53 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_materials),
+                        ::meshspec_runtime::Int::int(&num_materials),
                         "count",
                     )?;
-                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                    let _v = _io.nums::<u32>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 4u64, _n as usize))
                 })
             },
         )?;
@@ -841,7 +882,7 @@ impl crate::rt::Codec for SwsMesh {
             },
             if L {
                 Some(SwsMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -870,9 +911,9 @@ impl crate::rt::Codec for SwsMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let SwsMesh {
@@ -894,7 +935,7 @@ impl crate::rt::Codec for SwsMesh {
             num_materials: _,
             material_ids,
         } = self;
-        let _p_managed = crate::rt::field(
+        let _p_managed = ::meshspec_runtime::field(
             "managed",
             || {
                 let _at = _io.pos();
@@ -902,25 +943,25 @@ impl crate::rt::Codec for SwsMesh {
                 Ok({
                     let _v = managed;
                     {
-                        if !(crate::rt::Int::int(&_v) == (1i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (1i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "1",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_id = crate::rt::field(
+        let _p_id = ::meshspec_runtime::field(
             "id",
             || {
                 let _at = _io.pos();
@@ -929,14 +970,14 @@ impl crate::rt::Codec for SwsMesh {
                     let _v = id;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_class = crate::rt::field(
+        let _p_class = ::meshspec_runtime::field(
             "class",
             || {
                 let _at = _io.pos();
@@ -944,25 +985,28 @@ impl crate::rt::Codec for SwsMesh {
                 Ok({
                     let _v = class;
                     {
-                        if !(crate::rt::Int::int(&_v) == (1096652136i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (1096652136i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0x415D9568",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_category = crate::rt::field(
+        let _p_category = ::meshspec_runtime::field(
             "category",
             || {
                 let _at = _io.pos();
@@ -971,14 +1015,14 @@ impl crate::rt::Codec for SwsMesh {
                     let _v = category;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_generated = crate::rt::field(
+        let _p_generated = ::meshspec_runtime::field(
             "generated",
             || {
                 let _at = _io.pos();
@@ -987,30 +1031,30 @@ impl crate::rt::Codec for SwsMesh {
                     let _v = generated;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_submeshes, _p_num_submeshes): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_submeshes, _p_num_submeshes): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_submeshes",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (14i128), "14")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     submeshes.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
         let _sizeof_start_submeshes = _io.pos();
-        let _p_submeshes = crate::rt::field(
+        let _p_submeshes = ::meshspec_runtime::field(
             "submeshes",
             || {
                 let _at = _io.pos();
@@ -1020,11 +1064,13 @@ impl crate::rt::Codec for SwsMesh {
                         if L { submeshes.len() } else { 0 },
                     );
                     for (_i, _v) in submeshes.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -1033,15 +1079,15 @@ impl crate::rt::Codec for SwsMesh {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
         let _sizeof_submeshes: u64 = _io.pos() - _sizeof_start_submeshes;
-        let (num_bones, _p_num_bones): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_bones, _p_num_bones): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_bones",
             || {
                 let _at = _io.pos();
@@ -1050,17 +1096,17 @@ impl crate::rt::Codec for SwsMesh {
                     ((18i128)).wrapping_add(i128::from(_sizeof_submeshes)),
                     "0x12 + submeshes._sizeof",
                 )?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     bones.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_bones = crate::rt::field(
+        let _p_bones = ::meshspec_runtime::field(
             "bones",
             || {
                 let _at = _io.pos();
@@ -1074,11 +1120,13 @@ impl crate::rt::Codec for SwsMesh {
                         if L { bones.len() } else { 0 },
                     );
                     for (_i, _v) in bones.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -1087,14 +1135,14 @@ impl crate::rt::Codec for SwsMesh {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_unknown_after_bones = crate::rt::field(
+        let _p_unknown_after_bones = ::meshspec_runtime::field(
             "unknown_after_bones",
             || {
                 let _at = _io.pos();
@@ -1102,7 +1150,8 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     (((22i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "22 + 76 * num_bones + submeshes._sizeof",
@@ -1111,7 +1160,7 @@ impl crate::rt::Codec for SwsMesh {
                     let _v = unknown_after_bones;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (11i128),
@@ -1119,13 +1168,13 @@ impl crate::rt::Codec for SwsMesh {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_compiled_mesh_class = crate::rt::field(
+        let _p_compiled_mesh_class = ::meshspec_runtime::field(
             "compiled_mesh_class",
             || {
                 let _at = _io.pos();
@@ -1133,7 +1182,8 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     (((33i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "33 + 76 * num_bones + submeshes._sizeof",
@@ -1141,25 +1191,28 @@ impl crate::rt::Codec for SwsMesh {
                 Ok({
                     let _v = compiled_mesh_class;
                     {
-                        if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (4238218645i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0xFC9E1595",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (_hole_len_data, _p_len_data) = crate::rt::field(
+        let (_hole_len_data, _p_len_data) = ::meshspec_runtime::field(
             "len_data",
             || {
                 let _at = _io.pos();
@@ -1167,17 +1220,18 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     (((37i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "37 + 76 * num_bones + submeshes._sizeof",
                 )?;
                 let _h = _io.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_h, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
         let _part_start_data = _io.pos();
-        let _p_data = crate::rt::field(
+        let _p_data = ::meshspec_runtime::field(
             "data",
             || {
                 let _at = _io.pos();
@@ -1185,7 +1239,8 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     (((41i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "41 + 76 * num_bones + submeshes._sizeof",
@@ -1197,7 +1252,7 @@ impl crate::rt::Codec for SwsMesh {
                             let _args = ();
                             let _p = _io
                                 .part(|_io| Ok(
-                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                    ::meshspec_runtime::Codec::write_out::<L>(_v, _io, _args)?,
                                 ))?;
                             _p.unwrap_or_default()
                         }
@@ -1205,21 +1260,21 @@ impl crate::rt::Codec for SwsMesh {
                 })
             },
         )?;
-        let len_data: u32 = crate::rt::field(
+        let len_data: u32 = ::meshspec_runtime::field(
             "len_data",
             || {
                 let _at = _hole_len_data;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     _io.pos() - _part_start_data,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::meshspec_runtime::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
-        let _p_platform_version = crate::rt::field(
+        let _p_platform_version = ::meshspec_runtime::field(
             "platform_version",
             || {
                 let _at = _io.pos();
@@ -1227,34 +1282,35 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     ((((41i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "41 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 Ok({
                     let _v = platform_version;
                     {
-                        if !(crate::rt::Int::int(&_v) == (16i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (16i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "16",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_sdk_version = crate::rt::field(
+        let _p_sdk_version = ::meshspec_runtime::field(
             "sdk_version",
             || {
                 let _at = _io.pos();
@@ -1262,34 +1318,35 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     ((((45i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "45 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 Ok({
                     let _v = sdk_version;
                     {
-                        if !(crate::rt::Int::int(&_v) == (32i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (32i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "32",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_materials, _p_num_materials): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_materials, _p_num_materials): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_materials",
             || {
                 let _at = _io.pos();
@@ -1297,23 +1354,24 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     ((((49i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "49 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     material_ids.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_material_ids = crate::rt::field(
+        let _p_material_ids = ::meshspec_runtime::field(
             "material_ids",
             || {
                 let _at = _io.pos();
@@ -1321,22 +1379,23 @@ impl crate::rt::Codec for SwsMesh {
                     _start,
                     ((((53i128))
                         .wrapping_add(
-                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                            ((76i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_bones)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_data)))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "53 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 Ok({
-                    _io.prims(::binrw::Endian::Little, material_ids);
-                    crate::rt::Strided::new(_at, 4u64, material_ids.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, material_ids);
+                    ::meshspec_runtime::Strided::new(_at, 4u64, material_ids.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(SwsMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -1362,8 +1421,8 @@ impl crate::rt::Codec for SwsMesh {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let SwsMeshRef {
             managed,
@@ -1391,23 +1450,23 @@ impl crate::rt::Codec for SwsMesh {
             let _place = at.submeshes();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <InlineSubmesh as crate::rt::Codec>::checks(_v, &_place, out);
+                <InlineSubmesh as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _v = data;
             let _place = at.data();
             {
-                <CompiledMesh as crate::rt::Codec>::checks(_v, &_place, out);
+                <CompiledMesh as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _place = at.num_materials();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&num_materials)
-                    == crate::rt::Int::int(&data.num_ranges_a))
+                if (::meshspec_runtime::Int::int(&num_materials)
+                    == ::meshspec_runtime::Int::int(&data.num_ranges_a))
                 {
                     return Ok(None);
                 }
@@ -1415,10 +1474,13 @@ impl crate::rt::Codec for SwsMesh {
                     Some((
                         ::std::format!(
                             "{} with {}", "num_materials == data.num_ranges_a",
-                            [::std::format!("{} = {}", "data.num_ranges_a", crate
-                            ::rt::Int::int(& data.num_ranges_a))].join(", ")
+                            [::std::format!("{} = {}", "data.num_ranges_a",
+                            ::meshspec_runtime::Int::int(& data.num_ranges_a))]
+                            .join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& num_materials)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& num_materials)
+                        ),
                     )),
                 )
             })();
@@ -1435,16 +1497,18 @@ impl crate::rt::Codec for SwsMesh {
         }
         {
             let _place = at.num_submeshes();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&num_submeshes) <= (5i128)) {
+                if (::meshspec_runtime::Int::int(&num_submeshes) <= (5i128)) {
                     return Ok(None);
                 }
                 Ok(
                     Some((
                         ::std::string::String::from("num_submeshes <= 5"),
-                        ::std::format!("{}", crate ::rt::Int::int(& num_submeshes)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& num_submeshes)
+                        ),
                     )),
                 )
             })();
@@ -1484,33 +1548,37 @@ impl crate::rt::Codec for SwsMesh {
             + {
                 let _l = submeshes;
                 _l.iter()
-                    .map(|_x| <InlineSubmesh as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <InlineSubmesh as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
             } + 4usize
             + {
                 let _l = bones;
                 _l.iter()
-                    .map(|_x| <MeshBone as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <MeshBone as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + unknown_after_bones.len() + 4usize + 4usize
-            + <CompiledMesh as crate::rt::Codec>::size_hint(data) + 4usize + 4usize
-            + 4usize
+            + <CompiledMesh as ::meshspec_runtime::Codec>::size_hint(data) + 4usize
+            + 4usize + 4usize
             + {
                 let _l = material_ids;
                 _l.iter().map(|_x| 4usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "sws_mesh",
         doc: "The body of one Mesh object, from its managed byte to its last material id. A drawable mesh\ncarries its compiled form inline: the vertex streams, the 16-bit index buffer, the draw ranges,\nthe bone palettes and the material ids are all inside this body. 221 of the 16,149 meshes also\nkeep the SubMeshes they were compiled from (the mesh as authored), between the SubMesh count\nand the bone count.\n\nThe document gives the body's offsets for a mesh without SubMeshes and says that SubMeshes,\nstored at 18, move every later offset by their length. The `-offset` of each later field is\ntherefore the document's expression plus `submeshes._sizeof`, the number of bytes the\nSubMeshes took (0 when there are none), so the document's numbers stay readable as written.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "managed",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("managed"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("1 on every mesh"),
                 reading: ::std::option::Option::None,
@@ -1520,11 +1588,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "id",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("id"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("1"),
                 evidence: ::std::option::Option::Some(
                     "a strict reading of all 16,149 meshes of the install",
@@ -1536,11 +1606,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::Some("every mesh"),
                 reading: ::std::option::Option::None,
@@ -1550,11 +1622,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "category",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("Category"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("9"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1564,11 +1638,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "generated",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("Generated"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("13"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -1578,11 +1654,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_submeshes",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("SubMeshes count s"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("14"),
                 evidence: ::std::option::Option::Some(
                     "0 on 15,928 meshes; 1 to 5 on 221",
@@ -1594,11 +1672,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "submeshes",
                 ty: "inline_submesh[]",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("18"),
                 evidence: ::std::option::Option::Some(
                     "all 349 SubMeshes of the 221 meshes",
@@ -1606,8 +1686,8 @@ impl crate::rt::Codec for SwsMesh {
                 reading: ::std::option::Option::None,
                 doc: "The mesh as authored, before compiling: each a pointer tag 0 and a SubMesh object, stored\nat 18 when the count is not 0. Described in the SubMesh count's row, not a row of its own.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <InlineSubmesh as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <InlineSubmesh as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -1617,11 +1697,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_bones",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("Bones count n"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0x12 + submeshes._sizeof"),
                 evidence: ::std::option::Option::Some(
                     "a strict reading of all 16,149 meshes of the install",
@@ -1633,11 +1715,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "bones",
                 ty: "mesh_bone[]",
                 orig_id: ::std::option::Option::Some("bones"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0x16 + submeshes._sizeof"),
                 evidence: ::std::option::Option::Some(
                     "a strict reading of all 16,149 meshes of the install",
@@ -1645,8 +1729,8 @@ impl crate::rt::Codec for SwsMesh {
                 reading: ::std::option::Option::None,
                 doc: "The bones, 76 bytes each.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MeshBone as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MeshBone as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -1656,11 +1740,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(76u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_after_bones",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some(
                     "22 + 76 * num_bones + submeshes._sizeof",
                 ),
@@ -1674,11 +1760,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(11u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "compiled_mesh_class",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("CompiledMesh class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "33 + 76 * num_bones + submeshes._sizeof",
                 ),
@@ -1690,11 +1778,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_data",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("Data length L"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "37 + 76 * num_bones + submeshes._sizeof",
                 ),
@@ -1708,11 +1798,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "data",
                 ty: "compiled_mesh",
                 orig_id: ::std::option::Option::Some("Data"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "41 + 76 * num_bones + submeshes._sizeof",
                 ),
@@ -1722,8 +1814,8 @@ impl crate::rt::Codec for SwsMesh {
                 reading: ::std::option::Option::None,
                 doc: "The compiled buffers (the CompiledMesh data, below), exactly L bytes.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <CompiledMesh as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <CompiledMesh as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -1733,11 +1825,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "platform_version",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("PlatformVersion"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "41 + 76 * num_bones + len_data + submeshes._sizeof",
                 ),
@@ -1749,11 +1843,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "sdk_version",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("SDKVersion"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "45 + 76 * num_bones + len_data + submeshes._sizeof",
                 ),
@@ -1765,11 +1861,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_materials",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("material count m"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "49 + 76 * num_bones + len_data + submeshes._sizeof",
                 ),
@@ -1783,11 +1881,13 @@ impl crate::rt::Codec for SwsMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "material_ids",
                 ty: "u4[]",
                 orig_id: ::std::option::Option::Some("material ids"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some(
                     "53 + 76 * num_bones + len_data + submeshes._sizeof",
                 ),
@@ -1801,7 +1901,7 @@ impl crate::rt::Codec for SwsMesh {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let SwsMeshRef {
             managed,
@@ -1826,27 +1926,27 @@ impl crate::rt::Codec for SwsMesh {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = managed;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = id;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = class;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = category;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = generated;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_submeshes;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[6usize]) {
             {
@@ -1855,14 +1955,14 @@ impl crate::rt::Codec for SwsMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <InlineSubmesh as crate::rt::Codec>::visit(_e, _vis);
+                    <InlineSubmesh as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         if _all {
             let _x = num_bones;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             {
@@ -1871,41 +1971,41 @@ impl crate::rt::Codec for SwsMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <MeshBone as crate::rt::Codec>::visit(_e, _vis);
+                    <MeshBone as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = unknown_after_bones;
-            _vis.leaf(&_f[9usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[9usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _all {
             let _x = compiled_mesh_class;
-            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[10usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = len_data;
-            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[11usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[12usize]) {
             {
                 let _x = data;
-                <CompiledMesh as crate::rt::Codec>::visit(_x, _vis)
+                <CompiledMesh as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _all {
             let _x = platform_version;
-            _vis.leaf(&_f[13usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[13usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = sdk_version;
-            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[14usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_materials;
-            _vis.leaf(&_f[15usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[15usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[16usize]) {
             {
@@ -1914,14 +2014,14 @@ impl crate::rt::Codec for SwsMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(SwsMesh, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(SwsMesh, ENDIAN);
 impl SwsMeshRef<'_> {
     /// The owned [`SwsMesh`] (copies every view).
     pub fn own(&self) -> SwsMesh {
@@ -1946,285 +2046,360 @@ impl SwsMeshRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for SwsMeshPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for SwsMeshPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, SwsMeshPos> {
+/// The places of the fields of a [`SwsMesh`]: `rt::Place`'s accessors for [`SwsMeshPos`].
+pub trait SwsMeshPlace {
     /// The place of `managed`.
-    pub fn managed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn managed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `id`.
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `class`.
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `category`.
+    fn category(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `generated`.
+    fn generated(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_submeshes`.
+    fn num_submeshes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `submeshes`.
+    fn submeshes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<InlineSubmeshPos>>;
+    /// The place of `num_bones`.
+    fn num_bones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `bones`.
+    fn bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<MeshBonePos>>;
+    /// The place of `unknown_after_bones`.
+    fn unknown_after_bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `compiled_mesh_class`.
+    fn compiled_mesh_class(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_data`.
+    fn len_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `data`.
+    fn data(&self) -> ::meshspec_runtime::Place<'_, CompiledMeshPos>;
+    /// The place of `platform_version`.
+    fn platform_version(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `sdk_version`.
+    fn sdk_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_materials`.
+    fn num_materials(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `material_ids`.
+    fn material_ids(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl SwsMeshPlace for ::meshspec_runtime::Place<'_, SwsMeshPos> {
+    #[inline]
+    fn managed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("managed", &self.get().managed)
     }
-    /// The place of `id`.
-    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("id", &self.get().id)
     }
-    /// The place of `class`.
-    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("class", &self.get().class)
     }
-    /// The place of `category`.
-    pub fn category(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn category(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("category", &self.get().category)
     }
-    /// The place of `generated`.
-    pub fn generated(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn generated(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("generated", &self.get().generated)
     }
-    /// The place of `num_submeshes`.
-    pub fn num_submeshes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_submeshes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_submeshes", &self.get().num_submeshes)
     }
-    /// The place of `submeshes`.
-    pub fn submeshes(&self) -> crate::rt::Place<'_, crate::rt::Each<InlineSubmeshPos>> {
+    #[inline]
+    fn submeshes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<InlineSubmeshPos>> {
         self.field("submeshes", &self.get().submeshes)
     }
-    /// The place of `num_bones`.
-    pub fn num_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_bones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_bones", &self.get().num_bones)
     }
-    /// The place of `bones`.
-    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Each<MeshBonePos>> {
+    #[inline]
+    fn bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<MeshBonePos>> {
         self.field("bones", &self.get().bones)
     }
-    /// The place of `unknown_after_bones`.
-    pub fn unknown_after_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_after_bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_after_bones", &self.get().unknown_after_bones)
     }
-    /// The place of `compiled_mesh_class`.
-    pub fn compiled_mesh_class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn compiled_mesh_class(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("compiled_mesh_class", &self.get().compiled_mesh_class)
     }
-    /// The place of `len_data`.
-    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_data", &self.get().len_data)
     }
-    /// The place of `data`.
-    pub fn data(&self) -> crate::rt::Place<'_, CompiledMeshPos> {
+    #[inline]
+    fn data(&self) -> ::meshspec_runtime::Place<'_, CompiledMeshPos> {
         self.field("data", &self.get().data)
     }
-    /// The place of `platform_version`.
-    pub fn platform_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn platform_version(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("platform_version", &self.get().platform_version)
     }
-    /// The place of `sdk_version`.
-    pub fn sdk_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn sdk_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("sdk_version", &self.get().sdk_version)
     }
-    /// The place of `num_materials`.
-    pub fn num_materials(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_materials(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_materials", &self.get().num_materials)
     }
-    /// The place of `material_ids`.
-    pub fn material_ids(
+    #[inline]
+    fn material_ids(
         &self,
-    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("material_ids", &self.get().material_ids)
     }
 }
-impl crate::rt::Walk for SwsMeshPos {
+impl ::meshspec_runtime::Walk for SwsMeshPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <SwsMesh as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <SwsMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("managed")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("managed")),
             |path| {
                 let p = &self.managed;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("id")),
             |path| {
                 let p = &self.id;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class")),
             |path| {
                 let p = &self.class;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("category")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("category")),
             |path| {
                 let p = &self.category;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("generated")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("generated")),
             |path| {
                 let p = &self.generated;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_submeshes")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_submeshes"),
+            ),
             |path| {
                 let p = &self.num_submeshes;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("submeshes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("submeshes")),
             |path| {
                 let p = &self.submeshes;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[6usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
             |path| {
                 let p = &self.num_bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
             |path| {
                 let p = &self.bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[8usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_bones")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unknown_after_bones"),
+            ),
             |path| {
                 let p = &self.unknown_after_bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compiled_mesh_class")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("compiled_mesh_class"),
+            ),
             |path| {
                 let p = &self.compiled_mesh_class;
-                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[10usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
             |path| {
                 let p = &self.len_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[11usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("data")),
             |path| {
                 let p = &self.data;
-                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[12usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("platform_version")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("platform_version"),
+            ),
             |path| {
                 let p = &self.platform_version;
-                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[13usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("sdk_version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("sdk_version")),
             |path| {
                 let p = &self.sdk_version;
-                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[14usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_materials")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_materials"),
+            ),
             |path| {
                 let p = &self.num_materials;
-                visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[15usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("material_ids")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("material_ids")),
             |path| {
                 let p = &self.material_ids;
-                visit(path, crate::rt::Spanned::span(p), &_f[16usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[16usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[16usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -2233,29 +2408,35 @@ impl crate::rt::Walk for SwsMeshPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <SwsMesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.managed), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.id), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.class), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.category), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.generated), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.num_submeshes), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.submeshes), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.num_bones), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.bones), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_after_bones), &_f[9usize]);
-        visit(crate::rt::Spanned::span(&self.compiled_mesh_class), &_f[10usize]);
-        visit(crate::rt::Spanned::span(&self.len_data), &_f[11usize]);
-        visit(crate::rt::Spanned::span(&self.data), &_f[12usize]);
-        visit(crate::rt::Spanned::span(&self.platform_version), &_f[13usize]);
-        visit(crate::rt::Spanned::span(&self.sdk_version), &_f[14usize]);
-        visit(crate::rt::Spanned::span(&self.num_materials), &_f[15usize]);
-        visit(crate::rt::Spanned::span(&self.material_ids), &_f[16usize]);
+        let _f = <SwsMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.managed), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.id), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.class), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.category), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.generated), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_submeshes), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.submeshes), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_bones), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.bones), &_f[8usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_after_bones), &_f[9usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.compiled_mesh_class),
+            &_f[10usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.len_data), &_f[11usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.data), &_f[12usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.platform_version), &_f[13usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.sdk_version), &_f[14usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_materials), &_f[15usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.material_ids), &_f[16usize]);
     }
 }
-impl crate::rt::Root for SwsMesh {
+impl ::meshspec_runtime::Root for SwsMesh {
     const ID: &'static str = "sws-mesh";
     const ROOT: &'static str = "sws_mesh";
     const DESCRIPTION: &'static str = "Shaun White Skateboarding Mesh object body (PC data forges)";
@@ -2290,7 +2471,7 @@ impl crate::rt::Root for SwsMesh {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         SwsMesh::REL_DATA_LENGTH,
         SwsMesh::REL_ONE_MATERIAL_PER_RANGE,
         SwsMesh::REL_PALETTE_BONES_EXIST,
@@ -2323,7 +2504,9 @@ impl crate::rt::Root for SwsMesh {
         (0u64, &[1u8]),
         (5u64, &[104u8, 149u8, 93u8, 65u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -2331,7 +2514,14 @@ impl crate::rt::Root for SwsMesh {
 /// One entry of the mesh's SubMesh list - an inline pointer tag and the SubMesh it points at.
 ///
 /// Type `inline_submesh` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct InlineSubmesh {
@@ -2340,7 +2530,7 @@ pub struct InlineSubmesh {
     /// Proven (every SubMesh of the 221 meshes).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[0]))
     )]
     pub tag: u8,
     /// The SubMesh.
@@ -2360,9 +2550,9 @@ pub struct InlineSubmeshRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InlineSubmeshPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `tag` lies.
-    pub tag: crate::rt::Span,
+    pub tag: ::meshspec_runtime::Span,
     /// Where `submesh` lies.
     pub submesh: SubmeshPos,
 }
@@ -2372,33 +2562,34 @@ impl InlineSubmesh {
     /// Where `submesh` starts, from the start of the type.
     pub const OFFSET_SUBMESH: u64 = 1;
 }
-impl crate::rt::Codec for InlineSubmesh {
+impl ::meshspec_runtime::Codec for InlineSubmesh {
     type Args = ();
     type Ref<'a> = InlineSubmeshRef<'a>;
     type Pos = InlineSubmeshPos;
     const MIN_SIZE: u64 = 102u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (tag, _p_tag) = crate::rt::field(
+        let (tag, _p_tag) = ::meshspec_runtime::field(
             "tag",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -2406,14 +2597,14 @@ impl crate::rt::Codec for InlineSubmesh {
                 })
             },
         )?;
-        let (submesh, _p_submesh) = crate::rt::field(
+        let (submesh, _p_submesh) = ::meshspec_runtime::field(
             "submesh",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Submesh as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Submesh as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -2426,7 +2617,7 @@ impl crate::rt::Codec for InlineSubmesh {
             InlineSubmeshRef { tag, submesh },
             if L {
                 Some(InlineSubmeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -2440,38 +2631,38 @@ impl crate::rt::Codec for InlineSubmesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let InlineSubmesh { tag, submesh } = self;
-        let _p_tag = crate::rt::field(
+        let _p_tag = ::meshspec_runtime::field(
             "tag",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _v = tag;
                     {
-                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_submesh = crate::rt::field(
+        let _p_submesh = ::meshspec_runtime::field(
             "submesh",
             || {
                 let _at = _io.pos();
@@ -2480,7 +2671,9 @@ impl crate::rt::Codec for InlineSubmesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -2490,7 +2683,7 @@ impl crate::rt::Codec for InlineSubmesh {
         Ok(
             if L {
                 Some(InlineSubmeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -2501,8 +2694,8 @@ impl crate::rt::Codec for InlineSubmesh {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let InlineSubmeshRef { tag, submesh, .. } = view;
         let _start = at.span().start;
@@ -2510,25 +2703,27 @@ impl crate::rt::Codec for InlineSubmesh {
             let _v = submesh;
             let _place = at.submesh();
             {
-                <Submesh as crate::rt::Codec>::checks(_v, &_place, out);
+                <Submesh as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
     }
     fn size_hint(&self) -> usize {
         let InlineSubmesh { tag, submesh, .. } = self;
-        0usize + 1usize + <Submesh as crate::rt::Codec>::size_hint(submesh)
+        0usize + 1usize + <Submesh as ::meshspec_runtime::Codec>::size_hint(submesh)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "inline_submesh",
         doc: "One entry of the mesh's SubMesh list - an inline pointer tag and the SubMesh it points at.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "tag",
                 ty: "u1",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("every SubMesh of the 221 meshes"),
                 reading: ::std::option::Option::None,
@@ -2538,18 +2733,20 @@ impl crate::rt::Codec for InlineSubmesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "submesh",
                 ty: "submesh",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The SubMesh.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Submesh as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Submesh as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -2561,24 +2758,24 @@ impl crate::rt::Codec for InlineSubmesh {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let InlineSubmeshRef { tag, submesh, .. } = view;
         let _all = _vis.proven_leaves();
         if _all {
             let _x = tag;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
                 let _x = submesh;
-                <Submesh as crate::rt::Codec>::visit(_x, _vis)
+                <Submesh as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(InlineSubmesh, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(InlineSubmesh, ENDIAN);
 impl InlineSubmeshRef<'_> {
     /// The owned [`InlineSubmesh`] (copies every view).
     pub fn own(&self) -> InlineSubmesh {
@@ -2588,59 +2785,69 @@ impl InlineSubmeshRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for InlineSubmeshPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for InlineSubmeshPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, InlineSubmeshPos> {
+/// The places of the fields of a [`InlineSubmesh`]: `rt::Place`'s accessors for [`InlineSubmeshPos`].
+pub trait InlineSubmeshPlace {
     /// The place of `tag`.
-    pub fn tag(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn tag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `submesh`.
+    fn submesh(&self) -> ::meshspec_runtime::Place<'_, SubmeshPos>;
+}
+impl InlineSubmeshPlace for ::meshspec_runtime::Place<'_, InlineSubmeshPos> {
+    #[inline]
+    fn tag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("tag", &self.get().tag)
     }
-    /// The place of `submesh`.
-    pub fn submesh(&self) -> crate::rt::Place<'_, SubmeshPos> {
+    #[inline]
+    fn submesh(&self) -> ::meshspec_runtime::Place<'_, SubmeshPos> {
         self.field("submesh", &self.get().submesh)
     }
 }
-impl crate::rt::Walk for InlineSubmeshPos {
+impl ::meshspec_runtime::Walk for InlineSubmeshPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <InlineSubmesh as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <InlineSubmesh as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tag")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("tag")),
             |path| {
                 let p = &self.tag;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("submesh")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("submesh")),
             |path| {
                 let p = &self.submesh;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <InlineSubmesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.tag), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.submesh), &_f[1usize]);
+        let _f = <InlineSubmesh as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.tag), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.submesh), &_f[1usize]);
     }
 }
 /// One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a
@@ -2648,7 +2855,14 @@ impl crate::rt::Walk for InlineSubmeshPos {
 ///
 ///
 /// Type `mesh_bone` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshBone {
@@ -2661,7 +2875,7 @@ pub struct MeshBone {
     /// Documented as “class”, at offset `4`, Proven (every bone).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[2666588065]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[2666588065]))
     )]
     pub class: u32,
     /// A hash, read as the bone's name.
@@ -2674,8 +2888,11 @@ pub struct MeshBone {
     ///
     ///
     /// Documented as “matrix”, at offset `12`, Unknown.
-    #[serde(with = "crate::rt::serde_as::float_vec")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 16>))]
+    #[serde(with = "::meshspec_runtime::serde_as::float_vec")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::list::<_, 16>)
+    )]
     pub matrix: ::std::vec::Vec<f32>,
 }
 /// [`MeshBone`] as read: numbers by value, blobs and lists as views of the input.
@@ -2688,21 +2905,21 @@ pub struct MeshBoneRef<'a> {
     /// See [`MeshBone::name_hash`].
     pub name_hash: u32,
     /// See [`MeshBone::matrix`].
-    pub matrix: crate::rt::Nums<'a, f32>,
+    pub matrix: ::meshspec_runtime::Nums<'a, f32>,
 }
 /// Where each field of a [`MeshBone`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MeshBonePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `id` lies.
-    pub id: crate::rt::Span,
+    pub id: ::meshspec_runtime::Span,
     /// Where `class` lies.
-    pub class: crate::rt::Span,
+    pub class: ::meshspec_runtime::Span,
     /// Where `name_hash` lies.
-    pub name_hash: crate::rt::Span,
+    pub name_hash: ::meshspec_runtime::Span,
     /// Where `matrix` lies.
-    pub matrix: crate::rt::Strided<crate::rt::Span>,
+    pub matrix: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl MeshBone {
     /// The bytes every value of this type takes.
@@ -2716,48 +2933,53 @@ impl MeshBone {
     /// Where `matrix` starts, from the start of the type.
     pub const OFFSET_MATRIX: u64 = 12;
 }
-impl crate::rt::Codec for MeshBone {
+impl ::meshspec_runtime::Codec for MeshBone {
     type Args = ();
     type Ref<'a> = MeshBoneRef<'a>;
     type Pos = MeshBonePos;
     const MIN_SIZE: u64 = 76u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (id, _p_id) = crate::rt::field(
+        let (id, _p_id) = ::meshspec_runtime::field(
             "id",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (class, _p_class) = crate::rt::field(
+        let (class, _p_class) = ::meshspec_runtime::field(
             "class",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (2666588065i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (2666588065i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x9EF0E7A1",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -2765,29 +2987,30 @@ impl crate::rt::Codec for MeshBone {
                 })
             },
         )?;
-        let (name_hash, _p_name_hash) = crate::rt::field(
+        let (name_hash, _p_name_hash) = ::meshspec_runtime::field(
             "name_hash",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (matrix, _p_matrix) = crate::rt::field(
+        let (matrix, _p_matrix) = ::meshspec_runtime::field(
             "matrix",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(_at, (16i128), "count")?;
-                    let _v = _io.nums::<f32>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                    let _n = ::meshspec_runtime::input::count(_at, (16i128), "count")?;
+                    let _v = _io.nums::<f32>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 4u64, _n as usize))
                 })
             },
         )?;
@@ -2800,7 +3023,7 @@ impl crate::rt::Codec for MeshBone {
             },
             if L {
                 Some(MeshBonePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     name_hash: _p_name_hash,
@@ -2816,13 +3039,13 @@ impl crate::rt::Codec for MeshBone {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MeshBone { id, class, name_hash, matrix } = self;
-        let _p_id = crate::rt::field(
+        let _p_id = ::meshspec_runtime::field(
             "id",
             || {
                 let _at = _io.pos();
@@ -2831,14 +3054,14 @@ impl crate::rt::Codec for MeshBone {
                     let _v = id;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_class = crate::rt::field(
+        let _p_class = ::meshspec_runtime::field(
             "class",
             || {
                 let _at = _io.pos();
@@ -2846,25 +3069,28 @@ impl crate::rt::Codec for MeshBone {
                 Ok({
                     let _v = class;
                     {
-                        if !(crate::rt::Int::int(&_v) == (2666588065i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (2666588065i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0x9EF0E7A1",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_name_hash = crate::rt::field(
+        let _p_name_hash = ::meshspec_runtime::field(
             "name_hash",
             || {
                 let _at = _io.pos();
@@ -2873,35 +3099,35 @@ impl crate::rt::Codec for MeshBone {
                     let _v = name_hash;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_matrix = crate::rt::field(
+        let _p_matrix = ::meshspec_runtime::field(
             "matrix",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (12i128), "12")?;
                 Ok({
-                    crate::rt::output::agree(
+                    ::meshspec_runtime::output::agree(
                         _at,
                         matrix.len() as u64,
                         (16i128),
                         "16",
                         "elements",
                     )?;
-                    _io.prims(::binrw::Endian::Little, matrix);
-                    crate::rt::Strided::new(_at, 4u64, matrix.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, matrix);
+                    ::meshspec_runtime::Strided::new(_at, 4u64, matrix.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(MeshBonePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     name_hash: _p_name_hash,
@@ -2915,17 +3141,19 @@ impl crate::rt::Codec for MeshBone {
     fn size_hint(&self) -> usize {
         76usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "mesh_bone",
         doc: "One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a\n4 x 4 matrix.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "id",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("id"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("every bone of the 16,149 meshes"),
                 reading: ::std::option::Option::None,
@@ -2935,11 +3163,13 @@ impl crate::rt::Codec for MeshBone {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("every bone"),
                 reading: ::std::option::Option::None,
@@ -2949,11 +3179,13 @@ impl crate::rt::Codec for MeshBone {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "name_hash",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("bone name"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some(
                     "consecutive bones of one mesh differ in it",
@@ -2965,11 +3197,13 @@ impl crate::rt::Codec for MeshBone {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "matrix",
                 ty: "f4[]",
                 orig_id: ::std::option::Option::Some("matrix"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -2981,21 +3215,21 @@ impl crate::rt::Codec for MeshBone {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MeshBoneRef { id, class, name_hash, matrix, .. } = view;
         let _all = _vis.proven_leaves();
         if _all {
             let _x = id;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = class;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = name_hash;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -3004,14 +3238,14 @@ impl crate::rt::Codec for MeshBone {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MeshBone, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MeshBone, ENDIAN);
 impl MeshBoneRef<'_> {
     /// The owned [`MeshBone`] (copies every view).
     pub fn own(&self) -> MeshBone {
@@ -3023,86 +3257,107 @@ impl MeshBoneRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MeshBonePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MeshBonePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MeshBonePos> {
+/// The places of the fields of a [`MeshBone`]: `rt::Place`'s accessors for [`MeshBonePos`].
+pub trait MeshBonePlace {
     /// The place of `id`.
-    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `class`.
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `name_hash`.
+    fn name_hash(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `matrix`.
+    fn matrix(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl MeshBonePlace for ::meshspec_runtime::Place<'_, MeshBonePos> {
+    #[inline]
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("id", &self.get().id)
     }
-    /// The place of `class`.
-    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("class", &self.get().class)
     }
-    /// The place of `name_hash`.
-    pub fn name_hash(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn name_hash(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("name_hash", &self.get().name_hash)
     }
-    /// The place of `matrix`.
-    pub fn matrix(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn matrix(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("matrix", &self.get().matrix)
     }
 }
-impl crate::rt::Walk for MeshBonePos {
+impl ::meshspec_runtime::Walk for MeshBonePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MeshBone as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MeshBone as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("id")),
             |path| {
                 let p = &self.id;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class")),
             |path| {
                 let p = &self.class;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name_hash")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("name_hash")),
             |path| {
                 let p = &self.name_hash;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("matrix")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("matrix")),
             |path| {
                 let p = &self.matrix;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[3usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -3111,16 +3366,19 @@ impl crate::rt::Walk for MeshBonePos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MeshBone as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.name_hash), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.matrix), &_f[3usize]);
+        let _f = <MeshBone as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.id), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.class), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.name_hash), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.matrix), &_f[3usize]);
     }
 }
-impl crate::rt::Root for MeshBone {
+impl ::meshspec_runtime::Root for MeshBone {
     const ID: &'static str = "sws-mesh-bone";
     const ROOT: &'static str = "mesh_bone";
     const DESCRIPTION: &'static str = "One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a 4 x 4 matrix.";
@@ -3128,11 +3386,13 @@ impl crate::rt::Root for MeshBone {
     const UNKNOWN: &'static [&'static str] = &["matrix[]"];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[];
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (4u64, &[161u8, 231u8, 240u8, 158u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -3144,7 +3404,14 @@ impl crate::rt::Root for MeshBone {
 ///
 ///
 /// Type `compiled_mesh` of `spec/sws_mesh.ksy`. Proven (every relation below holds on all 16,149 meshes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct CompiledMesh {
@@ -3153,7 +3420,7 @@ pub struct CompiledMesh {
     /// Documented as “version”, at offset `0`, Proven (16 on every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[16]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[16]))
     )]
     pub version: u32,
     /// How many vertex streams follow the base stream: the morph targets (the most
@@ -3163,7 +3430,7 @@ pub struct CompiledMesh {
     /// Documented as “extra stream count s”, at offset `4`, Proven (0 on every mesh without SubMeshes; 0 to 3 on meshes with SubMeshes).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 0, 255))
     )]
     pub num_extra_streams: u32,
     /// Bytes per vertex, the vertex stride the game binds.
@@ -3171,7 +3438,7 @@ pub struct CompiledMesh {
     /// Documented as “stride”, at offset `8`, Proven (all 16,149 meshes of the install).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 0, 255))
     )]
     pub stride: u32,
     /// The bytes of one stream, the size of the game's vertex buffer.
@@ -3179,7 +3446,7 @@ pub struct CompiledMesh {
     /// Documented as “vertex bytes V”, at offset `12`, Proven (all 16,149 meshes of the install).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 0, 255))
     )]
     pub len_vertex_stream: u32,
     /// The stride times the number of streams.
@@ -3204,7 +3471,7 @@ pub struct CompiledMesh {
     #[serde(default)]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 0, 255))
     )]
     pub len_indices: u32,
     /// A word whose meaning is not established, kept as stored.
@@ -3225,7 +3492,7 @@ pub struct CompiledMesh {
     #[serde(default)]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 0, 255))
     )]
     pub num_ranges_a: u32,
     /// The number of second-partition ranges.
@@ -3236,7 +3503,7 @@ pub struct CompiledMesh {
     #[serde(default)]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 0, 255))
     )]
     pub num_ranges_b: u32,
     /// V x (s + 1) + I + 24 x (A + B), the bytes from the streams to the end of the ranges.
@@ -3310,9 +3577,9 @@ pub struct CompiledMeshRef<'a> {
     /// See [`CompiledMesh::indices`].
     pub indices: IndexBufferRef<'a>,
     /// See [`CompiledMesh::ranges_a`].
-    pub ranges_a: crate::rt::Blocks<'a, DrawRange>,
+    pub ranges_a: ::meshspec_runtime::Blocks<'a, DrawRange>,
     /// See [`CompiledMesh::ranges_b`].
-    pub ranges_b: crate::rt::Blocks<'a, DrawRange>,
+    pub ranges_b: ::meshspec_runtime::Blocks<'a, DrawRange>,
     /// See [`CompiledMesh::palettes`].
     pub palettes: PaletteBlockRef<'a>,
 }
@@ -3320,39 +3587,39 @@ pub struct CompiledMeshRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompiledMeshPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `version` lies.
-    pub version: crate::rt::Span,
+    pub version: ::meshspec_runtime::Span,
     /// Where `num_extra_streams` lies.
-    pub num_extra_streams: crate::rt::Span,
+    pub num_extra_streams: ::meshspec_runtime::Span,
     /// Where `stride` lies.
-    pub stride: crate::rt::Span,
+    pub stride: ::meshspec_runtime::Span,
     /// Where `len_vertex_stream` lies.
-    pub len_vertex_stream: crate::rt::Span,
+    pub len_vertex_stream: ::meshspec_runtime::Span,
     /// Where `stride_all_streams` lies.
-    pub stride_all_streams: crate::rt::Span,
+    pub stride_all_streams: ::meshspec_runtime::Span,
     /// Where `len_all_streams` lies.
-    pub len_all_streams: crate::rt::Span,
+    pub len_all_streams: ::meshspec_runtime::Span,
     /// Where `len_indices` lies.
-    pub len_indices: crate::rt::Span,
+    pub len_indices: ::meshspec_runtime::Span,
     /// Where `unknown_0x1c` lies.
-    pub unknown_0x1c: crate::rt::Span,
+    pub unknown_0x1c: ::meshspec_runtime::Span,
     /// Where `flags` lies.
-    pub flags: crate::rt::Span,
+    pub flags: ::meshspec_runtime::Span,
     /// Where `num_ranges_a` lies.
-    pub num_ranges_a: crate::rt::Span,
+    pub num_ranges_a: ::meshspec_runtime::Span,
     /// Where `num_ranges_b` lies.
-    pub num_ranges_b: crate::rt::Span,
+    pub num_ranges_b: ::meshspec_runtime::Span,
     /// Where `total` lies.
-    pub total: crate::rt::Span,
+    pub total: ::meshspec_runtime::Span,
     /// Where `vertex_streams` lies.
-    pub vertex_streams: crate::rt::Each<VertexStreamPos>,
+    pub vertex_streams: ::meshspec_runtime::Each<VertexStreamPos>,
     /// Where `indices` lies.
     pub indices: IndexBufferPos,
     /// Where `ranges_a` lies.
-    pub ranges_a: crate::rt::Strided<DrawRangePos>,
+    pub ranges_a: ::meshspec_runtime::Strided<DrawRangePos>,
     /// Where `ranges_b` lies.
-    pub ranges_b: crate::rt::Strided<DrawRangePos>,
+    pub ranges_b: ::meshspec_runtime::Strided<DrawRangePos>,
     /// Where `palettes` lies.
     pub palettes: PaletteBlockPos,
 }
@@ -3388,33 +3655,33 @@ impl CompiledMesh {
     /// Proven (all 16,149 meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_STRIDE_ALL_STREAMS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_STRIDE_ALL_STREAMS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "stride_all_streams",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The word at 0x14 is V x (s + 1), the bytes of all the streams.
     ///
     /// Proven (all 16,149 meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_LEN_ALL_STREAMS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEN_ALL_STREAMS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "len_all_streams",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The total is V x (s + 1) + I + 24 x (A + B).
     ///
     /// Proven (all 16,149 meshes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_TOTAL_ADDS_UP: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_TOTAL_ADDS_UP: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "total_adds_up",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The first A ranges partition the index buffer, and so do the B ranges: in each
     /// partition the ranges' indices (3 per triangle from the first index) lie inside the
@@ -3424,11 +3691,11 @@ impl CompiledMesh {
     /// Proven (every mesh of the install).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_RANGES_PARTITION_INDICES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_RANGES_PARTITION_INDICES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "ranges_partition_indices",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Every range's vertices (first vertex to first vertex + vertex count) lie inside the
     /// vertex stream of V / stride vertices.
@@ -3437,36 +3704,36 @@ impl CompiledMesh {
     /// Proven (every mesh of the install).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_RANGE_VERTICES_IN_STREAM: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_RANGE_VERTICES_IN_STREAM: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "range_vertices_in_stream",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Each palette's vertex count equals the vertex count of its first-partition range.
     ///
     /// Proven (all 34,517 palettes).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_PALETTE_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PALETTE_VERTEX_COUNT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "palette_vertex_count",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The second partition has at most as many ranges as the first (B <= A).
     ///
     /// Proven (as many on 10,344 meshes and fewer on 5,805, every mesh of the install).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_SECOND_PARTITION_NOT_LARGER: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_SECOND_PARTITION_NOT_LARGER: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "second_partition_not_larger",
         owner: "compiled_mesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_STRIDE_ALL_STREAMS,
         Self::REL_LEN_ALL_STREAMS,
         Self::REL_TOTAL_ADDS_UP,
@@ -3476,34 +3743,35 @@ impl CompiledMesh {
         Self::REL_SECOND_PARTITION_NOT_LARGER,
     ];
 }
-impl crate::rt::Codec for CompiledMesh {
+impl ::meshspec_runtime::Codec for CompiledMesh {
     type Args = ();
     type Ref<'a> = CompiledMeshRef<'a>;
     type Pos = CompiledMeshPos;
     const MIN_SIZE: u64 = 48u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (version, _p_version) = crate::rt::field(
+        let (version, _p_version) = ::meshspec_runtime::field(
             "version",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (16i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (16i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "16",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -3511,169 +3779,181 @@ impl crate::rt::Codec for CompiledMesh {
                 })
             },
         )?;
-        let (num_extra_streams, _p_num_extra_streams) = crate::rt::field(
+        let (num_extra_streams, _p_num_extra_streams) = ::meshspec_runtime::field(
             "num_extra_streams",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (stride, _p_stride) = crate::rt::field(
+        let (stride, _p_stride) = ::meshspec_runtime::field(
             "stride",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_vertex_stream, _p_len_vertex_stream) = crate::rt::field(
+        let (len_vertex_stream, _p_len_vertex_stream) = ::meshspec_runtime::field(
             "len_vertex_stream",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (stride_all_streams, _p_stride_all_streams) = crate::rt::field(
+        let (stride_all_streams, _p_stride_all_streams) = ::meshspec_runtime::field(
             "stride_all_streams",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_all_streams, _p_len_all_streams) = crate::rt::field(
+        let (len_all_streams, _p_len_all_streams) = ::meshspec_runtime::field(
             "len_all_streams",
             || {
                 _io.offset(_start, (20i128), "20")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_indices, _p_len_indices) = crate::rt::field(
+        let (len_indices, _p_len_indices) = ::meshspec_runtime::field(
             "len_indices",
             || {
                 _io.offset(_start, (24i128), "24")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x1c, _p_unknown_0x1c) = crate::rt::field(
+        let (unknown_0x1c, _p_unknown_0x1c) = ::meshspec_runtime::field(
             "unknown_0x1c",
             || {
                 _io.offset(_start, (28i128), "28")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (flags, _p_flags) = crate::rt::field(
+        let (flags, _p_flags) = ::meshspec_runtime::field(
             "flags",
             || {
                 _io.offset(_start, (32i128), "32")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_ranges_a, _p_num_ranges_a) = crate::rt::field(
+        let (num_ranges_a, _p_num_ranges_a) = ::meshspec_runtime::field(
             "num_ranges_a",
             || {
                 _io.offset(_start, (36i128), "36")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_ranges_b, _p_num_ranges_b) = crate::rt::field(
+        let (num_ranges_b, _p_num_ranges_b) = ::meshspec_runtime::field(
             "num_ranges_b",
             || {
                 _io.offset(_start, (40i128), "40")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (total, _p_total) = crate::rt::field(
+        let (total, _p_total) = ::meshspec_runtime::field(
             "total",
             || {
                 _io.offset(_start, (44i128), "44")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_streams, _p_vertex_streams) = crate::rt::field(
+        let (vertex_streams, _p_vertex_streams) = ::meshspec_runtime::field(
             "vertex_streams",
             || {
                 _io.offset(_start, (48i128), "48")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add((1i128)),
+                        (::meshspec_runtime::Int::int(&num_extra_streams))
+                            .wrapping_add((1i128)),
                         "count",
                     )?;
                     _io.room(_n, 0u64)?;
@@ -3682,22 +3962,22 @@ impl crate::rt::Codec for CompiledMesh {
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
-                                    >(_at, crate::rt::Int::int(&stride), "stride")?,
+                                    >(_at, ::meshspec_runtime::Int::int(&stride), "stride")?,
                                 );
                                 let (_v, _p) = _io
                                     .sized(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            crate::rt::Int::int(&len_vertex_stream),
+                                            ::meshspec_runtime::Int::int(&len_vertex_stream),
                                             "size",
                                         )?,
-                                        |_io| <VertexStream as crate::rt::Codec>::read_in::<
+                                        |_io| <VertexStream as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args),
                                     )?;
@@ -3711,24 +3991,24 @@ impl crate::rt::Codec for CompiledMesh {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (indices, _p_indices) = crate::rt::field(
+        let (indices, _p_indices) = ::meshspec_runtime::field(
             "indices",
             || {
                 _io.offset(
                     _start,
                     ((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ),
@@ -3740,12 +4020,12 @@ impl crate::rt::Codec for CompiledMesh {
                         let _args = ();
                         let (_v, _p) = _io
                             .sized(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_indices),
+                                    ::meshspec_runtime::Int::int(&len_indices),
                                     "size",
                                 )?,
-                                |_io| <IndexBuffer as crate::rt::Codec>::read_in::<
+                                |_io| <IndexBuffer as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -3755,84 +4035,85 @@ impl crate::rt::Codec for CompiledMesh {
                 })
             },
         )?;
-        let (ranges_a, _p_ranges_a) = crate::rt::field(
+        let (ranges_a, _p_ranges_a) = ::meshspec_runtime::field(
             "ranges_a",
             || {
                 _io.offset(
                     _start,
                     (((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)),
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
                 )?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_ranges_a),
+                        ::meshspec_runtime::Int::int(&num_ranges_a),
                         "count",
                     )?;
                     let _v = _io.blocks::<DrawRange>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 24u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 24u64, _n as usize))
                 })
             },
         )?;
-        let (ranges_b, _p_ranges_b) = crate::rt::field(
+        let (ranges_b, _p_ranges_b) = ::meshspec_runtime::field(
             "ranges_b",
             || {
                 _io.offset(
                     _start,
                     ((((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)))
                         .wrapping_add(
-                            ((24i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                            ((24i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_ranges_a)),
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
                 )?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_ranges_b),
+                        ::meshspec_runtime::Int::int(&num_ranges_b),
                         "count",
                     )?;
                     let _v = _io.blocks::<DrawRange>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 24u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 24u64, _n as usize))
                 })
             },
         )?;
-        let (palettes, _p_palettes) = crate::rt::field(
+        let (palettes, _p_palettes) = ::meshspec_runtime::field(
             "palettes",
             || {
                 _io.offset(
                     _start,
                     ((((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)))
                         .wrapping_add(
                             ((24i128))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_ranges_a))
-                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                    (::meshspec_runtime::Int::int(&num_ranges_a))
+                                        .wrapping_add(::meshspec_runtime::Int::int(&num_ranges_b)),
                                 ),
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
@@ -3841,18 +4122,23 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let (_v, _p) = {
                         let _args = (
-                            crate::rt::codec::arg::<
+                            ::meshspec_runtime::codec::arg::<
                                 u32,
-                            >(_at, crate::rt::Int::int(&num_ranges_a), "num_palettes")?,
+                            >(
+                                _at,
+                                ::meshspec_runtime::Int::int(&num_ranges_a),
+                                "num_palettes",
+                            )?,
                         );
                         let (_v, _p) = _io
                             .sized(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    ((40i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                                    ((40i128))
+                                        .wrapping_mul(::meshspec_runtime::Int::int(&num_ranges_a)),
                                     "size",
                                 )?,
-                                |_io| <PaletteBlock as crate::rt::Codec>::read_in::<
+                                |_io| <PaletteBlock as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -3884,7 +4170,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     version: _p_version,
                     num_extra_streams: _p_num_extra_streams,
                     stride: _p_stride,
@@ -3913,9 +4199,9 @@ impl crate::rt::Codec for CompiledMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let CompiledMesh {
@@ -3937,7 +4223,7 @@ impl crate::rt::Codec for CompiledMesh {
             ranges_b,
             palettes,
         } = self;
-        let _p_version = crate::rt::field(
+        let _p_version = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
@@ -3945,25 +4231,25 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let _v = version;
                     {
-                        if !(crate::rt::Int::int(&_v) == (16i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (16i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "16",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_num_extra_streams = crate::rt::field(
+        let _p_num_extra_streams = ::meshspec_runtime::field(
             "num_extra_streams",
             || {
                 let _at = _io.pos();
@@ -3972,14 +4258,14 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = num_extra_streams;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_stride = crate::rt::field(
+        let _p_stride = ::meshspec_runtime::field(
             "stride",
             || {
                 let _at = _io.pos();
@@ -3988,14 +4274,14 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = stride;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_vertex_stream = crate::rt::field(
+        let _p_len_vertex_stream = ::meshspec_runtime::field(
             "len_vertex_stream",
             || {
                 let _at = _io.pos();
@@ -4004,73 +4290,78 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = len_vertex_stream;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (stride_all_streams, _p_stride_all_streams): (u32, crate::rt::Span) = crate::rt::field(
+        let (
+            stride_all_streams,
+            _p_stride_all_streams,
+        ): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "stride_all_streams",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (16i128), "16")?;
-                let _v: u32 = crate::rt::output::fit_i(
+                let _v: u32 = ::meshspec_runtime::output::fit_i(
                     _at,
-                    (crate::rt::Int::int(&stride))
+                    (::meshspec_runtime::Int::int(&stride))
                         .wrapping_mul(
-                            (crate::rt::Int::int(&num_extra_streams))
+                            (::meshspec_runtime::Int::int(&num_extra_streams))
                                 .wrapping_add((1i128)),
                         ),
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let (len_all_streams, _p_len_all_streams): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_all_streams, _p_len_all_streams): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_all_streams",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (20i128), "20")?;
-                let _v: u32 = crate::rt::output::fit_i(
+                let _v: u32 = ::meshspec_runtime::output::fit_i(
                     _at,
-                    (crate::rt::Int::int(&len_vertex_stream))
+                    (::meshspec_runtime::Int::int(&len_vertex_stream))
                         .wrapping_mul(
-                            (crate::rt::Int::int(&num_extra_streams))
+                            (::meshspec_runtime::Int::int(&num_extra_streams))
                                 .wrapping_add((1i128)),
                         ),
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let (len_indices, _p_len_indices): (u32, crate::rt::Span) = crate::rt::field(
+        let (len_indices, _p_len_indices): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_indices",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (24i128), "24")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     {
                         let _args = ();
-                        let mut _m = crate::rt::Output::default();
-                        crate::rt::Codec::write_out::<false>(indices, &mut _m, _args)
+                        let mut _m = ::meshspec_runtime::Output::default();
+                        ::meshspec_runtime::Codec::write_out::<
+                            false,
+                        >(indices, &mut _m, _args)
                             .map(|_| _m.pos())
                             .unwrap_or(0)
                     },
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_unknown_0x1c = crate::rt::field(
+        let _p_unknown_0x1c = ::meshspec_runtime::field(
             "unknown_0x1c",
             || {
                 let _at = _io.pos();
@@ -4079,14 +4370,14 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = unknown_0x1c;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_flags = crate::rt::field(
+        let _p_flags = ::meshspec_runtime::field(
             "flags",
             || {
                 let _at = _io.pos();
@@ -4095,80 +4386,81 @@ impl crate::rt::Codec for CompiledMesh {
                     let _v = flags;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_ranges_a, _p_num_ranges_a): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_ranges_a, _p_num_ranges_a): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_ranges_a",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (36i128), "36")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     ranges_a.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let (num_ranges_b, _p_num_ranges_b): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_ranges_b, _p_num_ranges_b): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_ranges_b",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (40i128), "40")?;
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     ranges_b.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let (total, _p_total): (u32, crate::rt::Span) = crate::rt::field(
+        let (total, _p_total): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "total",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (44i128), "44")?;
-                let _v: u32 = crate::rt::output::fit_i(
+                let _v: u32 = ::meshspec_runtime::output::fit_i(
                     _at,
-                    (((crate::rt::Int::int(&len_vertex_stream))
+                    (((::meshspec_runtime::Int::int(&len_vertex_stream))
                         .wrapping_mul(
-                            (crate::rt::Int::int(&num_extra_streams))
+                            (::meshspec_runtime::Int::int(&num_extra_streams))
                                 .wrapping_add((1i128)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)))
                         .wrapping_add(
                             ((24i128))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_ranges_a))
-                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                    (::meshspec_runtime::Int::int(&num_ranges_a))
+                                        .wrapping_add(::meshspec_runtime::Int::int(&num_ranges_b)),
                                 ),
                         ),
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_vertex_streams = crate::rt::field(
+        let _p_vertex_streams = ::meshspec_runtime::field(
             "vertex_streams",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (48i128), "48")?;
                 Ok({
-                    crate::rt::output::agree(
+                    ::meshspec_runtime::output::agree(
                         _at,
                         vertex_streams.len() as u64,
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add((1i128)),
+                        (::meshspec_runtime::Int::int(&num_extra_streams))
+                            .wrapping_add((1i128)),
                         "num_extra_streams + 1",
                         "elements",
                     )?;
@@ -4176,24 +4468,26 @@ impl crate::rt::Codec for CompiledMesh {
                         if L { vertex_streams.len() } else { 0 },
                     );
                     for (_i, _v) in vertex_streams.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
-                                    >(_at, crate::rt::Int::int(&stride), "stride")?,
+                                    >(_at, ::meshspec_runtime::Int::int(&stride), "stride")?,
                                 );
-                                let _n = crate::rt::input::count(
+                                let _n = ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_vertex_stream),
+                                    ::meshspec_runtime::Int::int(&len_vertex_stream),
                                     "size",
                                 )?;
                                 let mut _p = None;
                                 _io.sized(
                                     _n,
                                     |_io| {
-                                        _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                        _p = ::meshspec_runtime::Codec::write_out::<
+                                            L,
+                                        >(_v, _io, _args)?;
                                         Ok(())
                                     },
                                 )?;
@@ -4205,14 +4499,14 @@ impl crate::rt::Codec for CompiledMesh {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_indices = crate::rt::field(
+        let _p_indices = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
@@ -4220,9 +4514,9 @@ impl crate::rt::Codec for CompiledMesh {
                     _start,
                     ((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ),
@@ -4235,7 +4529,7 @@ impl crate::rt::Codec for CompiledMesh {
                             let _args = ();
                             let _p = _io
                                 .part(|_io| Ok(
-                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                    ::meshspec_runtime::Codec::write_out::<L>(_v, _io, _args)?,
                                 ))?;
                             _p.unwrap_or_default()
                         }
@@ -4243,7 +4537,7 @@ impl crate::rt::Codec for CompiledMesh {
                 })
             },
         )?;
-        let _p_ranges_a = crate::rt::field(
+        let _p_ranges_a = ::meshspec_runtime::field(
             "ranges_a",
             || {
                 let _at = _io.pos();
@@ -4251,22 +4545,22 @@ impl crate::rt::Codec for CompiledMesh {
                     _start,
                     (((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)),
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
                 )?;
                 Ok({
                     _io.blocks(ranges_a)?;
-                    crate::rt::Strided::new(_at, 24u64, ranges_a.len())
+                    ::meshspec_runtime::Strided::new(_at, 24u64, ranges_a.len())
                 })
             },
         )?;
-        let _p_ranges_b = crate::rt::field(
+        let _p_ranges_b = ::meshspec_runtime::field(
             "ranges_b",
             || {
                 let _at = _io.pos();
@@ -4274,25 +4568,26 @@ impl crate::rt::Codec for CompiledMesh {
                     _start,
                     ((((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)))
                         .wrapping_add(
-                            ((24i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                            ((24i128))
+                                .wrapping_mul(::meshspec_runtime::Int::int(&num_ranges_a)),
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
                 )?;
                 Ok({
                     _io.blocks(ranges_b)?;
-                    crate::rt::Strided::new(_at, 24u64, ranges_b.len())
+                    ::meshspec_runtime::Strided::new(_at, 24u64, ranges_b.len())
                 })
             },
         )?;
-        let _p_palettes = crate::rt::field(
+        let _p_palettes = ::meshspec_runtime::field(
             "palettes",
             || {
                 let _at = _io.pos();
@@ -4300,18 +4595,18 @@ impl crate::rt::Codec for CompiledMesh {
                     _start,
                     ((((48i128))
                         .wrapping_add(
-                            (crate::rt::Int::int(&len_vertex_stream))
+                            (::meshspec_runtime::Int::int(&len_vertex_stream))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_extra_streams))
+                                    (::meshspec_runtime::Int::int(&num_extra_streams))
                                         .wrapping_add((1i128)),
                                 ),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)))
                         .wrapping_add(
                             ((24i128))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_ranges_a))
-                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                    (::meshspec_runtime::Int::int(&num_ranges_a))
+                                        .wrapping_add(::meshspec_runtime::Int::int(&num_ranges_b)),
                                 ),
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
@@ -4321,20 +4616,27 @@ impl crate::rt::Codec for CompiledMesh {
                     {
                         {
                             let _args = (
-                                crate::rt::codec::arg::<
+                                ::meshspec_runtime::codec::arg::<
                                     u32,
-                                >(_at, crate::rt::Int::int(&num_ranges_a), "num_palettes")?,
+                                >(
+                                    _at,
+                                    ::meshspec_runtime::Int::int(&num_ranges_a),
+                                    "num_palettes",
+                                )?,
                             );
-                            let _n = crate::rt::input::count(
+                            let _n = ::meshspec_runtime::input::count(
                                 _at,
-                                ((40i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                                ((40i128))
+                                    .wrapping_mul(::meshspec_runtime::Int::int(&num_ranges_a)),
                                 "size",
                             )?;
                             let mut _p = None;
                             _io.sized(
                                 _n,
                                 |_io| {
-                                    _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p = ::meshspec_runtime::Codec::write_out::<
+                                        L,
+                                    >(_v, _io, _args)?;
                                     Ok(())
                                 },
                             )?;
@@ -4347,7 +4649,7 @@ impl crate::rt::Codec for CompiledMesh {
         Ok(
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     version: _p_version,
                     num_extra_streams: _p_num_extra_streams,
                     stride: _p_stride,
@@ -4373,8 +4675,8 @@ impl crate::rt::Codec for CompiledMesh {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let CompiledMeshRef {
             version,
@@ -4401,18 +4703,18 @@ impl crate::rt::Codec for CompiledMesh {
             let _v = palettes;
             let _place = at.palettes();
             {
-                <PaletteBlock as crate::rt::Codec>::checks(_v, &_place, out);
+                <PaletteBlock as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _place = at.stride_all_streams();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&stride_all_streams)
-                    == (crate::rt::Int::int(&stride))
+                if (::meshspec_runtime::Int::int(&stride_all_streams)
+                    == (::meshspec_runtime::Int::int(&stride))
                         .wrapping_mul(
-                            (crate::rt::Int::int(&num_extra_streams))
+                            (::meshspec_runtime::Int::int(&num_extra_streams))
                                 .wrapping_add((1i128)),
                         ))
                 {
@@ -4423,11 +4725,15 @@ impl crate::rt::Codec for CompiledMesh {
                         ::std::format!(
                             "{} with {}",
                             "stride_all_streams == stride * (num_extra_streams + 1)",
-                            [::std::format!("{} = {}", "stride", crate ::rt::Int::int(&
-                            stride)), ::std::format!("{} = {}", "num_extra_streams",
-                            crate ::rt::Int::int(& num_extra_streams))].join(", ")
+                            [::std::format!("{} = {}", "stride",
+                            ::meshspec_runtime::Int::int(& stride)),
+                            ::std::format!("{} = {}", "num_extra_streams",
+                            ::meshspec_runtime::Int::int(& num_extra_streams))]
+                            .join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& stride_all_streams)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& stride_all_streams)
+                        ),
                     )),
                 )
             })();
@@ -4443,13 +4749,13 @@ impl crate::rt::Codec for CompiledMesh {
         }
         {
             let _place = at.len_all_streams();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&len_all_streams)
-                    == (crate::rt::Int::int(&len_vertex_stream))
+                if (::meshspec_runtime::Int::int(&len_all_streams)
+                    == (::meshspec_runtime::Int::int(&len_vertex_stream))
                         .wrapping_mul(
-                            (crate::rt::Int::int(&num_extra_streams))
+                            (::meshspec_runtime::Int::int(&num_extra_streams))
                                 .wrapping_add((1i128)),
                         ))
                 {
@@ -4460,12 +4766,15 @@ impl crate::rt::Codec for CompiledMesh {
                         ::std::format!(
                             "{} with {}",
                             "len_all_streams == len_vertex_stream * (num_extra_streams + 1)",
-                            [::std::format!("{} = {}", "len_vertex_stream", crate
-                            ::rt::Int::int(& len_vertex_stream)),
-                            ::std::format!("{} = {}", "num_extra_streams", crate
-                            ::rt::Int::int(& num_extra_streams))].join(", ")
+                            [::std::format!("{} = {}", "len_vertex_stream",
+                            ::meshspec_runtime::Int::int(& len_vertex_stream)),
+                            ::std::format!("{} = {}", "num_extra_streams",
+                            ::meshspec_runtime::Int::int(& num_extra_streams))]
+                            .join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& len_all_streams)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& len_all_streams)
+                        ),
                     )),
                 )
             })();
@@ -4479,21 +4788,21 @@ impl crate::rt::Codec for CompiledMesh {
         }
         {
             let _place = at.total();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&total)
-                    == (((crate::rt::Int::int(&len_vertex_stream))
+                if (::meshspec_runtime::Int::int(&total)
+                    == (((::meshspec_runtime::Int::int(&len_vertex_stream))
                         .wrapping_mul(
-                            (crate::rt::Int::int(&num_extra_streams))
+                            (::meshspec_runtime::Int::int(&num_extra_streams))
                                 .wrapping_add((1i128)),
                         ))
-                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(::meshspec_runtime::Int::int(&len_indices)))
                         .wrapping_add(
                             ((24i128))
                                 .wrapping_mul(
-                                    (crate::rt::Int::int(&num_ranges_a))
-                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                    (::meshspec_runtime::Int::int(&num_ranges_a))
+                                        .wrapping_add(::meshspec_runtime::Int::int(&num_ranges_b)),
                                 ),
                         ))
                 {
@@ -4504,17 +4813,18 @@ impl crate::rt::Codec for CompiledMesh {
                         ::std::format!(
                             "{} with {}",
                             "total == len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
-                            [::std::format!("{} = {}", "len_vertex_stream", crate
-                            ::rt::Int::int(& len_vertex_stream)),
-                            ::std::format!("{} = {}", "num_extra_streams", crate
-                            ::rt::Int::int(& num_extra_streams)),
-                            ::std::format!("{} = {}", "len_indices", crate
-                            ::rt::Int::int(& len_indices)), ::std::format!("{} = {}",
-                            "num_ranges_a", crate ::rt::Int::int(& num_ranges_a)),
-                            ::std::format!("{} = {}", "num_ranges_b", crate
-                            ::rt::Int::int(& num_ranges_b))].join(", ")
+                            [::std::format!("{} = {}", "len_vertex_stream",
+                            ::meshspec_runtime::Int::int(& len_vertex_stream)),
+                            ::std::format!("{} = {}", "num_extra_streams",
+                            ::meshspec_runtime::Int::int(& num_extra_streams)),
+                            ::std::format!("{} = {}", "len_indices",
+                            ::meshspec_runtime::Int::int(& len_indices)),
+                            ::std::format!("{} = {}", "num_ranges_a",
+                            ::meshspec_runtime::Int::int(& num_ranges_a)),
+                            ::std::format!("{} = {}", "num_ranges_b",
+                            ::meshspec_runtime::Int::int(& num_ranges_b))].join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& total)),
+                        ::std::format!("{}", ::meshspec_runtime::Int::int(& total)),
                     )),
                 )
             })();
@@ -4528,11 +4838,11 @@ impl crate::rt::Codec for CompiledMesh {
         }
         {
             let _place = at.num_ranges_b();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&num_ranges_b)
-                    <= crate::rt::Int::int(&num_ranges_a))
+                if (::meshspec_runtime::Int::int(&num_ranges_b)
+                    <= ::meshspec_runtime::Int::int(&num_ranges_a))
                 {
                     return Ok(None);
                 }
@@ -4540,10 +4850,12 @@ impl crate::rt::Codec for CompiledMesh {
                     Some((
                         ::std::format!(
                             "{} with {}", "num_ranges_b <= num_ranges_a",
-                            [::std::format!("{} = {}", "num_ranges_a", crate
-                            ::rt::Int::int(& num_ranges_a))].join(", ")
+                            [::std::format!("{} = {}", "num_ranges_a",
+                            ::meshspec_runtime::Int::int(& num_ranges_a))].join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& num_ranges_b)),
+                        ::std::format!(
+                            "{}", ::meshspec_runtime::Int::int(& num_ranges_b)
+                        ),
                     )),
                 )
             })();
@@ -4589,33 +4901,35 @@ impl crate::rt::Codec for CompiledMesh {
             + {
                 let _l = vertex_streams;
                 _l.iter()
-                    .map(|_x| <VertexStream as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <VertexStream as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
-            } + <IndexBuffer as crate::rt::Codec>::size_hint(indices)
+            } + <IndexBuffer as ::meshspec_runtime::Codec>::size_hint(indices)
             + {
                 let _l = ranges_a;
                 _l.iter()
-                    .map(|_x| <DrawRange as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <DrawRange as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             }
             + {
                 let _l = ranges_b;
                 _l.iter()
-                    .map(|_x| <DrawRange as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <DrawRange as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
-            } + <PaletteBlock as crate::rt::Codec>::size_hint(palettes)
+            } + <PaletteBlock as ::meshspec_runtime::Codec>::size_hint(palettes)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "compiled_mesh",
         doc: "The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the\n16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.\nOffsets are from the start of Data. The compiled vertex format that `flags` selects is\nnot in the documents: the streams are kept as raw vertices of `stride` bytes.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "version",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("16 on every mesh"),
                 reading: ::std::option::Option::None,
@@ -4625,11 +4939,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_extra_streams",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("extra stream count s"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some(
                     "0 on every mesh without SubMeshes; 0 to 3 on meshes with SubMeshes",
@@ -4641,11 +4957,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "stride",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("stride"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4657,11 +4975,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_vertex_stream",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("vertex bytes V"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4673,11 +4993,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "stride_all_streams",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("stride x (s + 1)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4689,11 +5011,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_all_streams",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("V x (s + 1)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("20"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4705,11 +5029,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_indices",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("index bytes I"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("24"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4721,11 +5047,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x1c",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("28"),
                 evidence: ::std::option::Option::Some("0 on every mesh"),
                 reading: ::std::option::Option::None,
@@ -4735,11 +5063,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "flags",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("flags"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("32"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4751,11 +5081,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_ranges_a",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("range count A"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("36"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4767,11 +5099,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_ranges_b",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("range count B"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("40"),
                 evidence: ::std::option::Option::Some(
                     "as many as A on 10,344 meshes, fewer on 5,805 (often one range over all the indices)",
@@ -4783,11 +5117,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "total",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("total"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("44"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4799,11 +5135,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_streams",
                 ty: "vertex_stream[]",
                 orig_id: ::std::option::Option::Some("vertex streams"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("48"),
                 evidence: ::std::option::Option::Some(
                     "all 16,149 meshes of the install",
@@ -4811,8 +5149,8 @@ impl crate::rt::Codec for CompiledMesh {
                 reading: ::std::option::Option::None,
                 doc: "s + 1 streams of V bytes. Stream 0 is the base mesh, uploaded unchanged as the vertex\nbuffer; each further stream is a whole vertex array of the same layout (a morph\ntarget, stream k + 1 being morph channel k of the SubMeshes).\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <VertexStream as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <VertexStream as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -4820,11 +5158,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "indices",
                 ty: "index_buffer",
                 orig_id: ::std::option::Option::Some("indices"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "48 + len_vertex_stream * (num_extra_streams + 1)",
                 ),
@@ -4834,8 +5174,8 @@ impl crate::rt::Codec for CompiledMesh {
                 reading: ::std::option::Option::None,
                 doc: "The index buffer (I bytes of u16), uploaded unchanged as a 16-bit index buffer.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <IndexBuffer as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <IndexBuffer as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4845,11 +5185,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ranges_a",
                 ty: "draw_range[]",
                 orig_id: ::std::option::Option::Some("ranges"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
                 ),
@@ -4859,8 +5201,8 @@ impl crate::rt::Codec for CompiledMesh {
                 reading: ::std::option::Option::None,
                 doc: "The first A of the document's A + B ranges: the first partition, range i drawing the\nmesh's material i. The document's one row of A + B ranges (\"A first-partition ranges,\nthen B second-partition ranges\") is kept as two lists, so that both counts are\nrecomputed from the ranges on writing.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <DrawRange as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <DrawRange as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4870,11 +5212,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(24u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ranges_b",
                 ty: "draw_range[]",
                 orig_id: ::std::option::Option::Some("ranges"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
                 ),
@@ -4884,8 +5228,8 @@ impl crate::rt::Codec for CompiledMesh {
                 reading: ::std::option::Option::None,
                 doc: "The last B of the document's A + B ranges, the second partition of the same indices.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <DrawRange as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <DrawRange as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -4895,11 +5239,13 @@ impl crate::rt::Codec for CompiledMesh {
                 size: ::std::option::Option::Some(24u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "palettes",
                 ty: "palette_block",
                 orig_id: ::std::option::Option::Some("palettes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some(
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
                 ),
@@ -4909,8 +5255,8 @@ impl crate::rt::Codec for CompiledMesh {
                 reading: ::std::option::Option::None,
                 doc: "40 bytes per first-partition range, starting with one palette per range. The document\nplaces them at total + 48; the offset is written with total's definition so that a\nstored total that disagrees is reported by the relation pass rather than refused by\nthe reader.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <PaletteBlock as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <PaletteBlock as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -4920,7 +5266,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let CompiledMeshRef {
             version,
@@ -4945,51 +5291,51 @@ impl crate::rt::Codec for CompiledMesh {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = version;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_extra_streams;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = stride;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = len_vertex_stream;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = stride_all_streams;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = len_all_streams;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = len_indices;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x1c;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = flags;
-            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[8usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_ranges_a;
-            _vis.leaf(&_f[9usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[9usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_ranges_b;
-            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[10usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = total;
-            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[11usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[12usize]) {
             {
@@ -4998,7 +5344,7 @@ impl crate::rt::Codec for CompiledMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <VertexStream as crate::rt::Codec>::visit(_e, _vis);
+                    <VertexStream as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
@@ -5006,7 +5352,7 @@ impl crate::rt::Codec for CompiledMesh {
         if _vis.enter(&_f[13usize]) {
             {
                 let _x = indices;
-                <IndexBuffer as crate::rt::Codec>::visit(_x, _vis)
+                <IndexBuffer as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
@@ -5017,7 +5363,7 @@ impl crate::rt::Codec for CompiledMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <DrawRange as crate::rt::Codec>::visit(&_e, _vis);
+                    <DrawRange as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
@@ -5029,7 +5375,7 @@ impl crate::rt::Codec for CompiledMesh {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <DrawRange as crate::rt::Codec>::visit(&_e, _vis);
+                    <DrawRange as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
@@ -5037,13 +5383,13 @@ impl crate::rt::Codec for CompiledMesh {
         if _vis.enter(&_f[16usize]) {
             {
                 let _x = palettes;
-                <PaletteBlock as crate::rt::Codec>::visit(_x, _vis)
+                <PaletteBlock as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(CompiledMesh, ENDIAN);
 impl CompiledMeshRef<'_> {
     /// The owned [`CompiledMesh`] (copies every view).
     pub fn own(&self) -> CompiledMesh {
@@ -5068,316 +5414,390 @@ impl CompiledMeshRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for CompiledMeshPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for CompiledMeshPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, CompiledMeshPos> {
+/// The places of the fields of a [`CompiledMesh`]: `rt::Place`'s accessors for [`CompiledMeshPos`].
+pub trait CompiledMeshPlace {
     /// The place of `version`.
-    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_extra_streams`.
+    fn num_extra_streams(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `stride`.
+    fn stride(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_vertex_stream`.
+    fn len_vertex_stream(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `stride_all_streams`.
+    fn stride_all_streams(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_all_streams`.
+    fn len_all_streams(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_indices`.
+    fn len_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x1c`.
+    fn unknown_0x1c(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `flags`.
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_ranges_a`.
+    fn num_ranges_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_ranges_b`.
+    fn num_ranges_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `total`.
+    fn total(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_streams`.
+    fn vertex_streams(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<VertexStreamPos>>;
+    /// The place of `indices`.
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, IndexBufferPos>;
+    /// The place of `ranges_a`.
+    fn ranges_a(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<DrawRangePos>>;
+    /// The place of `ranges_b`.
+    fn ranges_b(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<DrawRangePos>>;
+    /// The place of `palettes`.
+    fn palettes(&self) -> ::meshspec_runtime::Place<'_, PaletteBlockPos>;
+}
+impl CompiledMeshPlace for ::meshspec_runtime::Place<'_, CompiledMeshPos> {
+    #[inline]
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("version", &self.get().version)
     }
-    /// The place of `num_extra_streams`.
-    pub fn num_extra_streams(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_extra_streams(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_extra_streams", &self.get().num_extra_streams)
     }
-    /// The place of `stride`.
-    pub fn stride(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn stride(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("stride", &self.get().stride)
     }
-    /// The place of `len_vertex_stream`.
-    pub fn len_vertex_stream(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_vertex_stream(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_vertex_stream", &self.get().len_vertex_stream)
     }
-    /// The place of `stride_all_streams`.
-    pub fn stride_all_streams(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn stride_all_streams(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("stride_all_streams", &self.get().stride_all_streams)
     }
-    /// The place of `len_all_streams`.
-    pub fn len_all_streams(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_all_streams(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_all_streams", &self.get().len_all_streams)
     }
-    /// The place of `len_indices`.
-    pub fn len_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_indices(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_indices", &self.get().len_indices)
     }
-    /// The place of `unknown_0x1c`.
-    pub fn unknown_0x1c(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x1c(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x1c", &self.get().unknown_0x1c)
     }
-    /// The place of `flags`.
-    pub fn flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("flags", &self.get().flags)
     }
-    /// The place of `num_ranges_a`.
-    pub fn num_ranges_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_ranges_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_ranges_a", &self.get().num_ranges_a)
     }
-    /// The place of `num_ranges_b`.
-    pub fn num_ranges_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_ranges_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_ranges_b", &self.get().num_ranges_b)
     }
-    /// The place of `total`.
-    pub fn total(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn total(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("total", &self.get().total)
     }
-    /// The place of `vertex_streams`.
-    pub fn vertex_streams(
+    #[inline]
+    fn vertex_streams(
         &self,
-    ) -> crate::rt::Place<'_, crate::rt::Each<VertexStreamPos>> {
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<VertexStreamPos>> {
         self.field("vertex_streams", &self.get().vertex_streams)
     }
-    /// The place of `indices`.
-    pub fn indices(&self) -> crate::rt::Place<'_, IndexBufferPos> {
+    #[inline]
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, IndexBufferPos> {
         self.field("indices", &self.get().indices)
     }
-    /// The place of `ranges_a`.
-    pub fn ranges_a(&self) -> crate::rt::Place<'_, crate::rt::Strided<DrawRangePos>> {
+    #[inline]
+    fn ranges_a(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<DrawRangePos>> {
         self.field("ranges_a", &self.get().ranges_a)
     }
-    /// The place of `ranges_b`.
-    pub fn ranges_b(&self) -> crate::rt::Place<'_, crate::rt::Strided<DrawRangePos>> {
+    #[inline]
+    fn ranges_b(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<DrawRangePos>> {
         self.field("ranges_b", &self.get().ranges_b)
     }
-    /// The place of `palettes`.
-    pub fn palettes(&self) -> crate::rt::Place<'_, PaletteBlockPos> {
+    #[inline]
+    fn palettes(&self) -> ::meshspec_runtime::Place<'_, PaletteBlockPos> {
         self.field("palettes", &self.get().palettes)
     }
 }
-impl crate::rt::Walk for CompiledMeshPos {
+impl ::meshspec_runtime::Walk for CompiledMeshPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <CompiledMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("version")),
             |path| {
                 let p = &self.version;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_extra_streams")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_extra_streams"),
+            ),
             |path| {
                 let p = &self.num_extra_streams;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stride")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("stride")),
             |path| {
                 let p = &self.stride;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_vertex_stream")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_vertex_stream"),
+            ),
             |path| {
                 let p = &self.len_vertex_stream;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stride_all_streams")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("stride_all_streams"),
+            ),
             |path| {
                 let p = &self.stride_all_streams;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_all_streams")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_all_streams"),
+            ),
             |path| {
                 let p = &self.len_all_streams;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
             |path| {
                 let p = &self.len_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x1c")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x1c")),
             |path| {
                 let p = &self.unknown_0x1c;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
             |path| {
                 let p = &self.flags;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges_a")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges_a")),
             |path| {
                 let p = &self.num_ranges_a;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges_b")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges_b")),
             |path| {
                 let p = &self.num_ranges_b;
-                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[10usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("total")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("total")),
             |path| {
                 let p = &self.total;
-                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[11usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_streams")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_streams"),
+            ),
             |path| {
                 let p = &self.vertex_streams;
-                visit(path, crate::rt::Spanned::span(p), &_f[12usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[12usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[12usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
             |path| {
                 let p = &self.indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[13usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ranges_a")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ranges_a")),
             |path| {
                 let p = &self.ranges_a;
-                visit(path, crate::rt::Spanned::span(p), &_f[14usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[14usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[14usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ranges_b")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ranges_b")),
             |path| {
                 let p = &self.ranges_b;
-                visit(path, crate::rt::Spanned::span(p), &_f[15usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[15usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[15usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("palettes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("palettes")),
             |path| {
                 let p = &self.palettes;
-                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[16usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.version), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.num_extra_streams), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.stride), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.len_vertex_stream), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.stride_all_streams), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.len_all_streams), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.len_indices), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x1c), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.flags), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.num_ranges_a), &_f[9usize]);
-        visit(crate::rt::Spanned::span(&self.num_ranges_b), &_f[10usize]);
-        visit(crate::rt::Spanned::span(&self.total), &_f[11usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_streams), &_f[12usize]);
-        visit(crate::rt::Spanned::span(&self.indices), &_f[13usize]);
-        visit(crate::rt::Spanned::span(&self.ranges_a), &_f[14usize]);
-        visit(crate::rt::Spanned::span(&self.ranges_b), &_f[15usize]);
-        visit(crate::rt::Spanned::span(&self.palettes), &_f[16usize]);
+        let _f = <CompiledMesh as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.version), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_extra_streams), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.stride), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_vertex_stream), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.stride_all_streams), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_all_streams), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_indices), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x1c), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.flags), &_f[8usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_ranges_a), &_f[9usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_ranges_b), &_f[10usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.total), &_f[11usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_streams), &_f[12usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.indices), &_f[13usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ranges_a), &_f[14usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ranges_b), &_f[15usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.palettes), &_f[16usize]);
     }
 }
-impl crate::rt::Root for CompiledMesh {
+impl ::meshspec_runtime::Root for CompiledMesh {
     const ID: &'static str = "sws-compiled-mesh";
     const ROOT: &'static str = "compiled_mesh";
     const DESCRIPTION: &'static str = "The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the 16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.";
@@ -5392,7 +5812,7 @@ impl crate::rt::Root for CompiledMesh {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         CompiledMesh::REL_STRIDE_ALL_STREAMS,
         CompiledMesh::REL_LEN_ALL_STREAMS,
         CompiledMesh::REL_TOTAL_ADDS_UP,
@@ -5402,7 +5822,9 @@ impl crate::rt::Root for CompiledMesh {
         CompiledMesh::REL_SECOND_PARTITION_NOT_LARGER,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[(0u64, &[16u8, 0u8, 0u8, 0u8])];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -5410,7 +5832,14 @@ impl crate::rt::Root for CompiledMesh {
 /// One vertex stream - V bytes of vertices, `stride` bytes each.
 ///
 /// Type `vertex_stream` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct VertexStream {
@@ -5420,52 +5849,52 @@ pub struct VertexStream {
     ///
     ///
     /// Unknown.
-    #[serde(with = "crate::rt::serde_as::hex_vec")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_vec")]
     pub vertices: ::std::vec::Vec<::std::vec::Vec<u8>>,
 }
 /// [`VertexStream`] as read: numbers by value, blobs and lists as views of the input.
 #[derive(Debug, Clone)]
 pub struct VertexStreamRef<'a> {
     /// See [`VertexStream::vertices`].
-    pub vertices: crate::rt::Chunks<'a>,
+    pub vertices: ::meshspec_runtime::Chunks<'a>,
 }
 /// Where each field of a [`VertexStream`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct VertexStreamPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `vertices` lies.
-    pub vertices: crate::rt::Strided<crate::rt::Span>,
+    pub vertices: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl VertexStream {
     /// Where `vertices` starts, from the start of the type.
     pub const OFFSET_VERTICES: u64 = 0;
 }
-impl crate::rt::Codec for VertexStream {
+impl ::meshspec_runtime::Codec for VertexStream {
     type Args = (u32,);
     type Ref<'a> = VertexStreamRef<'a>;
     type Pos = VertexStreamPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (stride,) = _args;
         let _start = _io.pos();
-        let (vertices, _p_vertices) = crate::rt::field(
+        let (vertices, _p_vertices) = ::meshspec_runtime::field(
             "vertices",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _size = crate::rt::input::count(
+                    let _size = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&stride),
+                        ::meshspec_runtime::Int::int(&stride),
                         "size",
                     )?;
                     if _size == 0 && !_io.at_end() {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Count,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Count,
                                 _at,
                                 "an element that consumes input",
                                 "elements of 0 bytes",
@@ -5476,11 +5905,16 @@ impl crate::rt::Codec for VertexStream {
                     let _v = _io.chunks(_n, _size)?;
                     if !_io.at_end() {
                         return Err(
-                            crate::rt::input::eof(_io.pos(), "bytes", _size, _io.left())
+                            ::meshspec_runtime::input::eof(
+                                    _io.pos(),
+                                    "bytes",
+                                    _size,
+                                    _io.left(),
+                                )
                                 .at_index(_n as usize),
                         );
                     }
-                    (_v, crate::rt::Strided::new(_at, _size, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, _size, _n as usize))
                 })
             },
         )?;
@@ -5488,7 +5922,7 @@ impl crate::rt::Codec for VertexStream {
             VertexStreamRef { vertices },
             if L {
                 Some(VertexStreamPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     vertices: _p_vertices,
                 })
             } else {
@@ -5501,37 +5935,37 @@ impl crate::rt::Codec for VertexStream {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (stride,) = _args;
         let _start = _io.pos();
         let VertexStream { vertices } = self;
-        let _p_vertices = crate::rt::field(
+        let _p_vertices = ::meshspec_runtime::field(
             "vertices",
             || {
                 let _at = _io.pos();
                 Ok({
                     for (_i, _v) in vertices.iter().enumerate() {
-                        (|| -> crate::rt::Result<_> {
+                        (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
-                                crate::rt::output::agree(
+                                ::meshspec_runtime::output::agree(
                                     _at,
                                     _v.len() as u64,
-                                    crate::rt::Int::int(&stride),
+                                    ::meshspec_runtime::Int::int(&stride),
                                     "stride",
                                     "bytes",
                                 )?;
                                 _io.bytes(_v);
-                                crate::rt::Span::new(_at, _io.pos())
+                                ::meshspec_runtime::Span::new(_at, _io.pos())
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
                     }
-                    crate::rt::Strided::new(
+                    ::meshspec_runtime::Strided::new(
                         _at,
-                        (crate::rt::Int::int(&stride)) as u64,
+                        (::meshspec_runtime::Int::int(&stride)) as u64,
                         vertices.len(),
                     )
                 })
@@ -5540,7 +5974,7 @@ impl crate::rt::Codec for VertexStream {
         Ok(
             if L {
                 Some(VertexStreamPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     vertices: _p_vertices,
                 })
             } else {
@@ -5556,17 +5990,19 @@ impl crate::rt::Codec for VertexStream {
                 _l.iter().map(|_x| _x.len()).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "vertex_stream",
         doc: "One vertex stream - V bytes of vertices, `stride` bytes each.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &["stride"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertices",
                 ty: "bytes[]",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -5578,7 +6014,7 @@ impl crate::rt::Codec for VertexStream {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let VertexStreamRef { vertices, .. } = view;
         if _vis.enter(&_f[0usize]) {
@@ -5588,14 +6024,14 @@ impl crate::rt::Codec for VertexStream {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::Bytes(_e));
+                    _vis.value(::meshspec_runtime::Scalar::Bytes(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(VertexStream, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(VertexStream, ENDIAN);
 impl VertexStreamRef<'_> {
     /// The owned [`VertexStream`] (copies every view).
     pub fn own(&self) -> VertexStream {
@@ -5604,47 +6040,62 @@ impl VertexStreamRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for VertexStreamPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for VertexStreamPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, VertexStreamPos> {
+/// The places of the fields of a [`VertexStream`]: `rt::Place`'s accessors for [`VertexStreamPos`].
+pub trait VertexStreamPlace {
     /// The place of `vertices`.
-    pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    fn vertices(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl VertexStreamPlace for ::meshspec_runtime::Place<'_, VertexStreamPos> {
+    #[inline]
+    fn vertices(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("vertices", &self.get().vertices)
     }
 }
-impl crate::rt::Walk for VertexStreamPos {
+impl ::meshspec_runtime::Walk for VertexStreamPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <VertexStream as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <VertexStream as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
             |path| {
                 let p = &self.vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[0usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -5653,16 +6104,26 @@ impl crate::rt::Walk for VertexStreamPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <VertexStream as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.vertices), &_f[0usize]);
+        let _f = <VertexStream as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.vertices), &_f[0usize]);
     }
 }
 /// The index buffer - u16 vertex indices to the end of its I bytes.
 ///
 /// Type `index_buffer` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct IndexBuffer {
@@ -5675,45 +6136,50 @@ pub struct IndexBuffer {
 #[derive(Debug, Clone)]
 pub struct IndexBufferRef<'a> {
     /// See [`IndexBuffer::items`].
-    pub items: crate::rt::Nums<'a, u16>,
+    pub items: ::meshspec_runtime::Nums<'a, u16>,
 }
 /// Where each field of a [`IndexBuffer`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IndexBufferPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Strided<crate::rt::Span>,
+    pub items: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl IndexBuffer {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 0;
 }
-impl crate::rt::Codec for IndexBuffer {
+impl ::meshspec_runtime::Codec for IndexBuffer {
     type Args = ();
     type Ref<'a> = IndexBufferRef<'a>;
     type Pos = IndexBufferPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _n = _io.left() / 2u64;
-                    let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u16>(_n, ::meshspec_runtime::Endian::Little)?;
                     if !_io.at_end() {
                         return Err(
-                            crate::rt::input::eof(_io.pos(), "u2", 2u64, _io.left())
+                            ::meshspec_runtime::input::eof(
+                                    _io.pos(),
+                                    "u2",
+                                    2u64,
+                                    _io.left(),
+                                )
                                 .at_index(_n as usize),
                         );
                     }
-                    (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 2u64, _n as usize))
                 })
             },
         )?;
@@ -5721,7 +6187,7 @@ impl crate::rt::Codec for IndexBuffer {
             IndexBufferRef { items },
             if L {
                 Some(IndexBufferPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     items: _p_items,
                 })
             } else {
@@ -5734,26 +6200,26 @@ impl crate::rt::Codec for IndexBuffer {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let IndexBuffer { items } = self;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    _io.prims(::binrw::Endian::Little, items);
-                    crate::rt::Strided::new(_at, 2u64, items.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, items);
+                    ::meshspec_runtime::Strided::new(_at, 2u64, items.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(IndexBufferPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     items: _p_items,
                 })
             } else {
@@ -5769,17 +6235,19 @@ impl crate::rt::Codec for IndexBuffer {
                 _l.iter().map(|_x| 2usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "index_buffer",
         doc: "The index buffer - u16 vertex indices to the end of its I bytes.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "u2[]",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -5791,7 +6259,7 @@ impl crate::rt::Codec for IndexBuffer {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let IndexBufferRef { items, .. } = view;
         let _all = _vis.proven_leaves();
@@ -5802,14 +6270,14 @@ impl crate::rt::Codec for IndexBuffer {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(IndexBuffer, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(IndexBuffer, ENDIAN);
 impl IndexBufferRef<'_> {
     /// The owned [`IndexBuffer`] (copies every view).
     pub fn own(&self) -> IndexBuffer {
@@ -5818,47 +6286,62 @@ impl IndexBufferRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for IndexBufferPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for IndexBufferPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, IndexBufferPos> {
+/// The places of the fields of a [`IndexBuffer`]: `rt::Place`'s accessors for [`IndexBufferPos`].
+pub trait IndexBufferPlace {
     /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl IndexBufferPlace for ::meshspec_runtime::Place<'_, IndexBufferPos> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for IndexBufferPos {
+impl ::meshspec_runtime::Walk for IndexBufferPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <IndexBuffer as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[0usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -5867,10 +6350,13 @@ impl crate::rt::Walk for IndexBufferPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.items), &_f[0usize]);
+        let _f = <IndexBuffer as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[0usize]);
     }
 }
 /// One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle
@@ -5878,7 +6364,14 @@ impl crate::rt::Walk for IndexBufferPos {
 ///
 ///
 /// Type `draw_range` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct DrawRange {
@@ -5887,7 +6380,7 @@ pub struct DrawRange {
     /// Documented as “primitive type”, at offset `0`, Proven (4 on every range).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[4]))
     )]
     pub primitive_type: u32,
     /// The draw's MinIndex, the lowest vertex the range uses.
@@ -5915,19 +6408,19 @@ pub struct DrawRange {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DrawRangePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `primitive_type` lies.
-    pub primitive_type: crate::rt::Span,
+    pub primitive_type: ::meshspec_runtime::Span,
     /// Where `first_vertex` lies.
-    pub first_vertex: crate::rt::Span,
+    pub first_vertex: ::meshspec_runtime::Span,
     /// Where `vertex_count` lies.
-    pub vertex_count: crate::rt::Span,
+    pub vertex_count: ::meshspec_runtime::Span,
     /// Where `first_index` lies.
-    pub first_index: crate::rt::Span,
+    pub first_index: ::meshspec_runtime::Span,
     /// Where `triangle_count` lies.
-    pub triangle_count: crate::rt::Span,
+    pub triangle_count: ::meshspec_runtime::Span,
     /// Where `unknown_0x14` lies.
-    pub unknown_0x14: crate::rt::Span,
+    pub unknown_0x14: ::meshspec_runtime::Span,
 }
 impl DrawRange {
     /// The bytes every value of this type takes.
@@ -5945,29 +6438,29 @@ impl DrawRange {
     /// Where `unknown_0x14` starts, from the start of the type.
     pub const OFFSET_UNKNOWN_0X14: u64 = 20;
 }
-impl crate::rt::pod::Block for DrawRange {
+impl ::meshspec_runtime::pod::Block for DrawRange {
     const SIZE: usize = 24usize;
     const CHECKED: bool = true;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let primitive_type = crate::rt::pod::get::<
+        let primitive_type = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 0usize, ::binrw::Endian::Little);
-        let first_vertex = crate::rt::pod::get::<
+        >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+        let first_vertex = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 4usize, ::binrw::Endian::Little);
-        let vertex_count = crate::rt::pod::get::<
+        >(_b, 4usize, ::meshspec_runtime::Endian::Little);
+        let vertex_count = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 8usize, ::binrw::Endian::Little);
-        let first_index = crate::rt::pod::get::<
+        >(_b, 8usize, ::meshspec_runtime::Endian::Little);
+        let first_index = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 12usize, ::binrw::Endian::Little);
-        let triangle_count = crate::rt::pod::get::<
+        >(_b, 12usize, ::meshspec_runtime::Endian::Little);
+        let triangle_count = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 16usize, ::binrw::Endian::Little);
-        let unknown_0x14 = crate::rt::pod::get::<
+        >(_b, 16usize, ::meshspec_runtime::Endian::Little);
+        let unknown_0x14 = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 20usize, ::binrw::Endian::Little);
+        >(_b, 20usize, ::meshspec_runtime::Endian::Little);
         Self {
             primitive_type,
             first_vertex,
@@ -5978,19 +6471,21 @@ impl crate::rt::pod::Block for DrawRange {
         }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
-        crate::rt::field(
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
+        ::meshspec_runtime::field(
             "primitive_type",
             || {
                 let _at = _start + 0u64;
-                let _v = crate::rt::pod::get::<u32>(_b, 0usize, ::binrw::Endian::Little);
-                if !(crate::rt::Int::int(&_v) == (4i128)) {
+                let _v = ::meshspec_runtime::pod::get::<
+                    u32,
+                >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+                if !(::meshspec_runtime::Int::int(&_v) == (4i128)) {
                     return Err(
-                        crate::rt::Error::new(
-                            crate::rt::ErrorKind::Invalid,
+                        ::meshspec_runtime::Error::new(
+                            ::meshspec_runtime::ErrorKind::Invalid,
                             _at,
                             "4",
-                            crate::rt::Int::int(&_v).to_string(),
+                            ::meshspec_runtime::Int::int(&_v).to_string(),
                         ),
                     );
                 }
@@ -6000,7 +6495,7 @@ impl crate::rt::pod::Block for DrawRange {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self {
             primitive_type,
             first_vertex,
@@ -6009,76 +6504,87 @@ impl crate::rt::pod::Block for DrawRange {
             triangle_count,
             unknown_0x14,
         } = self;
-        crate::rt::field(
+        ::meshspec_runtime::field(
             "primitive_type",
             || {
                 let _at = _start + 0u64;
                 let _v = primitive_type;
-                if !(crate::rt::Int::int(&_v) == (4i128)) {
+                if !(::meshspec_runtime::Int::int(&_v) == (4i128)) {
                     return Err(
-                        crate::rt::Error::new(
-                            crate::rt::ErrorKind::Invalid,
+                        ::meshspec_runtime::Error::new(
+                            ::meshspec_runtime::ErrorKind::Invalid,
                             _at,
                             "4",
-                            crate::rt::Int::int(&_v).to_string(),
+                            ::meshspec_runtime::Int::int(&_v).to_string(),
                         ),
                     );
                 }
                 Ok(())
             },
         )?;
-        crate::rt::pod::set::<u32>(_b, 0usize, *primitive_type, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 4usize, *first_vertex, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 8usize, *vertex_count, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 12usize, *first_index, ::binrw::Endian::Little);
-        crate::rt::pod::set::<
+        ::meshspec_runtime::pod::set::<
             u32,
-        >(_b, 16usize, *triangle_count, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_b, 20usize, *unknown_0x14, ::binrw::Endian::Little);
+        >(_b, 0usize, *primitive_type, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 4usize, *first_vertex, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 8usize, *vertex_count, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 12usize, *first_index, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 16usize, *triangle_count, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 20usize, *unknown_0x14, ::meshspec_runtime::Endian::Little);
         Ok(())
     }
 }
-impl crate::rt::Codec for DrawRange {
+impl ::meshspec_runtime::Codec for DrawRange {
     type Args = ();
     type Ref<'a> = DrawRange;
     type Pos = DrawRangePos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 24u64 {
             let _b = _io.take(24u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<DrawRangePos as crate::rt::Fixed>::at(_start, 24u64))
+                    Some(<DrawRangePos as ::meshspec_runtime::Fixed>::at(_start, 24u64))
                 } else {
                     None
                 },
             ));
         }
-        let (primitive_type, _p_primitive_type) = crate::rt::field(
+        let (primitive_type, _p_primitive_type) = ::meshspec_runtime::field(
             "primitive_type",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (4i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (4i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "4",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -6086,71 +6592,76 @@ impl crate::rt::Codec for DrawRange {
                 })
             },
         )?;
-        let (first_vertex, _p_first_vertex) = crate::rt::field(
+        let (first_vertex, _p_first_vertex) = ::meshspec_runtime::field(
             "first_vertex",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_count, _p_vertex_count) = crate::rt::field(
+        let (vertex_count, _p_vertex_count) = ::meshspec_runtime::field(
             "vertex_count",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (first_index, _p_first_index) = crate::rt::field(
+        let (first_index, _p_first_index) = ::meshspec_runtime::field(
             "first_index",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (triangle_count, _p_triangle_count) = crate::rt::field(
+        let (triangle_count, _p_triangle_count) = ::meshspec_runtime::field(
             "triangle_count",
             || {
                 _io.offset(_start, (16i128), "16")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x14, _p_unknown_0x14) = crate::rt::field(
+        let (unknown_0x14, _p_unknown_0x14) = ::meshspec_runtime::field(
             "unknown_0x14",
             || {
                 _io.offset(_start, (20i128), "20")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6167,7 +6678,7 @@ impl crate::rt::Codec for DrawRange {
             },
             if L {
                 Some(DrawRangePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     primitive_type: _p_primitive_type,
                     first_vertex: _p_first_vertex,
                     vertex_count: _p_vertex_count,
@@ -6185,17 +6696,17 @@ impl crate::rt::Codec for DrawRange {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 24usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<DrawRangePos as crate::rt::Fixed>::at(_start, 24u64))
+                Some(<DrawRangePos as ::meshspec_runtime::Fixed>::at(_start, 24u64))
             } else {
                 None
             },
@@ -6204,17 +6715,19 @@ impl crate::rt::Codec for DrawRange {
     fn size_hint(&self) -> usize {
         24usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "draw_range",
         doc: "One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle\nlist with a base vertex of 0).\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "primitive_type",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("primitive type"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("4 on every range"),
                 reading: ::std::option::Option::None,
@@ -6224,11 +6737,13 @@ impl crate::rt::Codec for DrawRange {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "first_vertex",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("first vertex"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some(
                     "every draw of a level-02 mesh on the traced route",
@@ -6240,11 +6755,13 @@ impl crate::rt::Codec for DrawRange {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_count",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("vertex count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some(
                     "every draw of a level-02 mesh on the traced route",
@@ -6256,11 +6773,13 @@ impl crate::rt::Codec for DrawRange {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "first_index",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("first index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::Some(
                     "every draw of a level-02 mesh on the traced route",
@@ -6272,11 +6791,13 @@ impl crate::rt::Codec for DrawRange {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "triangle_count",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("triangle count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("16"),
                 evidence: ::std::option::Option::Some(
                     "every draw of a level-02 mesh on the traced route",
@@ -6288,11 +6809,13 @@ impl crate::rt::Codec for DrawRange {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x14",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("20"),
                 evidence: ::std::option::Option::Some(
                     "values vary without pattern; not passed to the draw",
@@ -6306,7 +6829,7 @@ impl crate::rt::Codec for DrawRange {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let DrawRange {
             primitive_type,
@@ -6320,159 +6843,193 @@ impl crate::rt::Codec for DrawRange {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = primitive_type;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = first_vertex;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = vertex_count;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = first_index;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = triangle_count;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x14;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(DrawRange, ENDIAN);
-impl crate::rt::Spanned for DrawRangePos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(DrawRange, ENDIAN);
+impl ::meshspec_runtime::Spanned for DrawRangePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for DrawRangePos {
+impl ::meshspec_runtime::Fixed for DrawRangePos {
     fn at(start: u64, _size: u64) -> Self {
         DrawRangePos {
-            _span: crate::rt::Span::new(start, start + 24u64),
-            primitive_type: <crate::rt::Span as crate::rt::Fixed>::at(
+            _span: ::meshspec_runtime::Span::new(start, start + 24u64),
+            primitive_type: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 0u64,
                 4u64,
             ),
-            first_vertex: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
-            vertex_count: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
-            first_index: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 4u64),
-            triangle_count: <crate::rt::Span as crate::rt::Fixed>::at(
+            first_vertex: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                4u64,
+            ),
+            vertex_count: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 8u64,
+                4u64,
+            ),
+            first_index: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 12u64,
+                4u64,
+            ),
+            triangle_count: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 16u64,
                 4u64,
             ),
-            unknown_0x14: <crate::rt::Span as crate::rt::Fixed>::at(start + 20u64, 4u64),
+            unknown_0x14: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 20u64,
+                4u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, DrawRangePos> {
+/// The places of the fields of a [`DrawRange`]: `rt::Place`'s accessors for [`DrawRangePos`].
+pub trait DrawRangePlace {
     /// The place of `primitive_type`.
-    pub fn primitive_type(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn primitive_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `first_vertex`.
+    fn first_vertex(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_count`.
+    fn vertex_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `first_index`.
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `triangle_count`.
+    fn triangle_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x14`.
+    fn unknown_0x14(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl DrawRangePlace for ::meshspec_runtime::Place<'_, DrawRangePos> {
+    #[inline]
+    fn primitive_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("primitive_type", &self.get().primitive_type)
     }
-    /// The place of `first_vertex`.
-    pub fn first_vertex(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn first_vertex(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("first_vertex", &self.get().first_vertex)
     }
-    /// The place of `vertex_count`.
-    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_count", &self.get().vertex_count)
     }
-    /// The place of `first_index`.
-    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn first_index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("first_index", &self.get().first_index)
     }
-    /// The place of `triangle_count`.
-    pub fn triangle_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn triangle_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("triangle_count", &self.get().triangle_count)
     }
-    /// The place of `unknown_0x14`.
-    pub fn unknown_0x14(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x14(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x14", &self.get().unknown_0x14)
     }
 }
-impl crate::rt::Walk for DrawRangePos {
+impl ::meshspec_runtime::Walk for DrawRangePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <DrawRange as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <DrawRange as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primitive_type")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("primitive_type"),
+            ),
             |path| {
                 let p = &self.primitive_type;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_vertex")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("first_vertex")),
             |path| {
                 let p = &self.first_vertex;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
             |path| {
                 let p = &self.vertex_count;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
             |path| {
                 let p = &self.first_index;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("triangle_count")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("triangle_count"),
+            ),
             |path| {
                 let p = &self.triangle_count;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x14")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x14")),
             |path| {
                 let p = &self.unknown_0x14;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <DrawRange as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.primitive_type), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.first_index), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.triangle_count), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x14), &_f[5usize]);
+        let _f = <DrawRange as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.primitive_type), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.first_vertex), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_count), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.first_index), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.triangle_count), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x14), &_f[5usize]);
     }
 }
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
@@ -6483,7 +7040,14 @@ impl crate::rt::Walk for DrawRangePos {
 ///
 ///
 /// Type `palette_block` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PaletteBlock {
@@ -6494,7 +7058,7 @@ pub struct PaletteBlock {
     /// The block's bytes after the palettes, kept as stored.
     ///
     /// Unknown (in the meshes examined they look like left-over index and vertex values).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub rest: ::std::vec::Vec<u8>,
 }
 /// [`PaletteBlock`] as read: numbers by value, blobs and lists as views of the input.
@@ -6509,48 +7073,48 @@ pub struct PaletteBlockRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PaletteBlockPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `palettes` lies.
-    pub palettes: crate::rt::Each<PalettePos>,
+    pub palettes: ::meshspec_runtime::Each<PalettePos>,
     /// Where `rest` lies.
-    pub rest: crate::rt::Span,
+    pub rest: ::meshspec_runtime::Span,
 }
 impl PaletteBlock {
     /// Where `palettes` starts, from the start of the type.
     pub const OFFSET_PALETTES: u64 = 0;
 }
-impl crate::rt::Codec for PaletteBlock {
+impl ::meshspec_runtime::Codec for PaletteBlock {
     type Args = (u32,);
     type Ref<'a> = PaletteBlockRef<'a>;
     type Pos = PaletteBlockPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (num_palettes,) = _args;
         let _start = _io.pos();
-        let (palettes, _p_palettes) = crate::rt::field(
+        let (palettes, _p_palettes) = ::meshspec_runtime::field(
             "palettes",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_palettes),
+                        ::meshspec_runtime::Int::int(&num_palettes),
                         "count",
                     )?;
-                    _io.room(_n, <Palette as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <Palette as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <Palette as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <Palette as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -6563,22 +7127,22 @@ impl crate::rt::Codec for PaletteBlock {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (rest, _p_rest) = crate::rt::field(
+        let (rest, _p_rest) = ::meshspec_runtime::field(
             "rest",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.rest();
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6588,7 +7152,7 @@ impl crate::rt::Codec for PaletteBlock {
             PaletteBlockRef { palettes, rest },
             if L {
                 Some(PaletteBlockPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     palettes: _p_palettes,
                     rest: _p_rest,
                 })
@@ -6602,21 +7166,21 @@ impl crate::rt::Codec for PaletteBlock {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (num_palettes,) = _args;
         let _start = _io.pos();
         let PaletteBlock { palettes, rest } = self;
-        let _p_palettes = crate::rt::field(
+        let _p_palettes = ::meshspec_runtime::field(
             "palettes",
             || {
                 let _at = _io.pos();
                 Ok({
-                    crate::rt::output::agree(
+                    ::meshspec_runtime::output::agree(
                         _at,
                         palettes.len() as u64,
-                        crate::rt::Int::int(&num_palettes),
+                        ::meshspec_runtime::Int::int(&num_palettes),
                         "num_palettes",
                         "elements",
                     )?;
@@ -6624,11 +7188,13 @@ impl crate::rt::Codec for PaletteBlock {
                         if L { palettes.len() } else { 0 },
                     );
                     for (_i, _v) in palettes.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -6637,14 +7203,14 @@ impl crate::rt::Codec for PaletteBlock {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_rest = crate::rt::field(
+        let _p_rest = ::meshspec_runtime::field(
             "rest",
             || {
                 let _at = _io.pos();
@@ -6653,7 +7219,7 @@ impl crate::rt::Codec for PaletteBlock {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6662,7 +7228,7 @@ impl crate::rt::Codec for PaletteBlock {
         Ok(
             if L {
                 Some(PaletteBlockPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     palettes: _p_palettes,
                     rest: _p_rest,
                 })
@@ -6673,8 +7239,8 @@ impl crate::rt::Codec for PaletteBlock {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let PaletteBlockRef { palettes, rest, .. } = view;
         let _start = at.span().start;
@@ -6683,7 +7249,7 @@ impl crate::rt::Codec for PaletteBlock {
             let _place = at.palettes();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <Palette as crate::rt::Codec>::checks(_v, &_place, out);
+                <Palette as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -6693,28 +7259,30 @@ impl crate::rt::Codec for PaletteBlock {
             + {
                 let _l = palettes;
                 _l.iter()
-                    .map(|_x| <Palette as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <Palette as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + rest.len()
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "palette_block",
         doc: "The palettes, 40 bytes per first-partition range. The document says the palettes lie back\nto back from the start of the block, one per first-partition range, and that the bytes\nafter them, up to 40 per range, follow no established layout: the palettes are packed one\nafter another (7 + n bytes each) and all the block's remaining bytes are kept, as stored,\nafter the last palette.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &["num_palettes"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "palettes",
                 ty: "palette[]",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("all 34,517 palettes"),
                 reading: ::std::option::Option::None,
                 doc: "One palette per first-partition range, palette i for range i.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Palette as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Palette as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -6729,11 +7297,13 @@ impl crate::rt::Codec for PaletteBlock {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "rest",
                 ty: "bytes",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "in the meshes examined they look like left-over index and vertex values",
@@ -6747,7 +7317,7 @@ impl crate::rt::Codec for PaletteBlock {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let PaletteBlockRef { palettes, rest, .. } = view;
         if _vis.enter(&_f[0usize]) {
@@ -6757,18 +7327,18 @@ impl crate::rt::Codec for PaletteBlock {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <Palette as crate::rt::Codec>::visit(_e, _vis);
+                    <Palette as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = rest;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(PaletteBlock, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(PaletteBlock, ENDIAN);
 impl PaletteBlockRef<'_> {
     /// The owned [`PaletteBlock`] (copies every view).
     pub fn own(&self) -> PaletteBlock {
@@ -6778,79 +7348,100 @@ impl PaletteBlockRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for PaletteBlockPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for PaletteBlockPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, PaletteBlockPos> {
+/// The places of the fields of a [`PaletteBlock`]: `rt::Place`'s accessors for [`PaletteBlockPos`].
+pub trait PaletteBlockPlace {
     /// The place of `palettes`.
-    pub fn palettes(&self) -> crate::rt::Place<'_, crate::rt::Each<PalettePos>> {
+    fn palettes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<PalettePos>>;
+    /// The place of `rest`.
+    fn rest(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl PaletteBlockPlace for ::meshspec_runtime::Place<'_, PaletteBlockPos> {
+    #[inline]
+    fn palettes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<PalettePos>> {
         self.field("palettes", &self.get().palettes)
     }
-    /// The place of `rest`.
-    pub fn rest(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn rest(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("rest", &self.get().rest)
     }
 }
-impl crate::rt::Walk for PaletteBlockPos {
+impl ::meshspec_runtime::Walk for PaletteBlockPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <PaletteBlock as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <PaletteBlock as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("palettes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("palettes")),
             |path| {
                 let p = &self.palettes;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[0usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("rest")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("rest")),
             |path| {
                 let p = &self.rest;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <PaletteBlock as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.palettes), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.rest), &_f[1usize]);
+        let _f = <PaletteBlock as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.palettes), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.rest), &_f[1usize]);
     }
 }
 /// One bone palette - a 7-byte head and the bones the range's vertices blend between.
 ///
 /// Type `palette` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Palette {
@@ -6859,7 +7450,7 @@ pub struct Palette {
     /// Documented as “marker”, at offset `0`, Proven (3 on all 34,517 palettes).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[3]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[3]))
     )]
     pub marker: u8,
     /// Always 1.
@@ -6867,7 +7458,7 @@ pub struct Palette {
     /// Documented as “version”, at offset `1`, Proven (1 on all palettes).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[1]))
     )]
     pub version: u8,
     /// How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).
@@ -6904,25 +7495,25 @@ pub struct PaletteRef<'a> {
     /// See [`Palette::vertex_count`].
     pub vertex_count: u16,
     /// See [`Palette::bones`].
-    pub bones: crate::rt::Nums<'a, u8>,
+    pub bones: ::meshspec_runtime::Nums<'a, u8>,
 }
 /// Where each field of a [`Palette`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PalettePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `marker` lies.
-    pub marker: crate::rt::Span,
+    pub marker: ::meshspec_runtime::Span,
     /// Where `version` lies.
-    pub version: crate::rt::Span,
+    pub version: ::meshspec_runtime::Span,
     /// Where `num_bones` lies.
-    pub num_bones: crate::rt::Span,
+    pub num_bones: ::meshspec_runtime::Span,
     /// Where `unknown_0x3` lies.
-    pub unknown_0x3: crate::rt::Span,
+    pub unknown_0x3: ::meshspec_runtime::Span,
     /// Where `vertex_count` lies.
-    pub vertex_count: crate::rt::Span,
+    pub vertex_count: ::meshspec_runtime::Span,
     /// Where `bones` lies.
-    pub bones: crate::rt::Strided<crate::rt::Span>,
+    pub bones: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl Palette {
     /// Where `marker` starts, from the start of the type.
@@ -6938,34 +7529,35 @@ impl Palette {
     /// Where `bones` starts, from the start of the type.
     pub const OFFSET_BONES: u64 = 7;
 }
-impl crate::rt::Codec for Palette {
+impl ::meshspec_runtime::Codec for Palette {
     type Args = ();
     type Ref<'a> = PaletteRef<'a>;
     type Pos = PalettePos;
     const MIN_SIZE: u64 = 7u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (marker, _p_marker) = crate::rt::field(
+        let (marker, _p_marker) = ::meshspec_runtime::field(
             "marker",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (3i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (3i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "3",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -6973,23 +7565,24 @@ impl crate::rt::Codec for Palette {
                 })
             },
         )?;
-        let (version, _p_version) = crate::rt::field(
+        let (version, _p_version) = ::meshspec_runtime::field(
             "version",
             || {
                 _io.offset(_start, (1i128), "1")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (1i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (1i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "1",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -6997,61 +7590,64 @@ impl crate::rt::Codec for Palette {
                 })
             },
         )?;
-        let (num_bones, _p_num_bones) = crate::rt::field(
+        let (num_bones, _p_num_bones) = ::meshspec_runtime::field(
             "num_bones",
             || {
                 _io.offset(_start, (2i128), "2")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x3, _p_unknown_0x3) = crate::rt::field(
+        let (unknown_0x3, _p_unknown_0x3) = ::meshspec_runtime::field(
             "unknown_0x3",
             || {
                 _io.offset(_start, (3i128), "3")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u16>(::meshspec_runtime::Endian::Little, "u2")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (vertex_count, _p_vertex_count) = crate::rt::field(
+        let (vertex_count, _p_vertex_count) = ::meshspec_runtime::field(
             "vertex_count",
             || {
                 _io.offset(_start, (5i128), "5")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u16>(::meshspec_runtime::Endian::Little, "u2")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (bones, _p_bones) = crate::rt::field(
+        let (bones, _p_bones) = ::meshspec_runtime::field(
             "bones",
             || {
                 _io.offset(_start, (7i128), "7")?;
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_bones),
+                        ::meshspec_runtime::Int::int(&num_bones),
                         "count",
                     )?;
-                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                    let _v = _io.nums::<u8>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 1u64, _n as usize))
                 })
             },
         )?;
@@ -7066,7 +7662,7 @@ impl crate::rt::Codec for Palette {
             },
             if L {
                 Some(PalettePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     version: _p_version,
                     num_bones: _p_num_bones,
@@ -7084,9 +7680,9 @@ impl crate::rt::Codec for Palette {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Palette {
@@ -7097,7 +7693,7 @@ impl crate::rt::Codec for Palette {
             vertex_count,
             bones,
         } = self;
-        let _p_marker = crate::rt::field(
+        let _p_marker = ::meshspec_runtime::field(
             "marker",
             || {
                 let _at = _io.pos();
@@ -7105,25 +7701,25 @@ impl crate::rt::Codec for Palette {
                 Ok({
                     let _v = marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (3i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (3i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "3",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_version = crate::rt::field(
+        let _p_version = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
@@ -7131,40 +7727,40 @@ impl crate::rt::Codec for Palette {
                 Ok({
                     let _v = version;
                     {
-                        if !(crate::rt::Int::int(&_v) == (1i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (1i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "1",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_bones, _p_num_bones): (u8, crate::rt::Span) = crate::rt::field(
+        let (num_bones, _p_num_bones): (u8, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_bones",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (2i128), "2")?;
-                let _v: u8 = crate::rt::output::fit(
+                let _v: u8 = ::meshspec_runtime::output::fit(
                     _at,
                     bones.len() as u64,
                     "u1",
                     255u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_unknown_0x3 = crate::rt::field(
+        let _p_unknown_0x3 = ::meshspec_runtime::field(
             "unknown_0x3",
             || {
                 let _at = _io.pos();
@@ -7173,14 +7769,14 @@ impl crate::rt::Codec for Palette {
                     let _v = unknown_0x3;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_count = crate::rt::field(
+        let _p_vertex_count = ::meshspec_runtime::field(
             "vertex_count",
             || {
                 let _at = _io.pos();
@@ -7189,28 +7785,28 @@ impl crate::rt::Codec for Palette {
                     let _v = vertex_count;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_bones = crate::rt::field(
+        let _p_bones = ::meshspec_runtime::field(
             "bones",
             || {
                 let _at = _io.pos();
                 _io.offset(_start, (7i128), "7")?;
                 Ok({
-                    _io.prims(::binrw::Endian::Little, bones);
-                    crate::rt::Strided::new(_at, 1u64, bones.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, bones);
+                    ::meshspec_runtime::Strided::new(_at, 1u64, bones.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(PalettePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     version: _p_version,
                     num_bones: _p_num_bones,
@@ -7225,8 +7821,8 @@ impl crate::rt::Codec for Palette {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let PaletteRef {
             marker,
@@ -7242,15 +7838,15 @@ impl crate::rt::Codec for Palette {
             let _v = num_bones;
             let _place = at.num_bones();
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) <= (32i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) <= (32i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "<= 32",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -7259,7 +7855,7 @@ impl crate::rt::Codec for Palette {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
@@ -7281,17 +7877,19 @@ impl crate::rt::Codec for Palette {
                 _l.iter().map(|_x| 1usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "palette",
         doc: "One bone palette - a 7-byte head and the bones the range's vertices blend between.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "marker",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("marker"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("3 on all 34,517 palettes"),
                 reading: ::std::option::Option::None,
@@ -7301,11 +7899,13 @@ impl crate::rt::Codec for Palette {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "version",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("1"),
                 evidence: ::std::option::Option::Some("1 on all palettes"),
                 reading: ::std::option::Option::None,
@@ -7315,11 +7915,13 @@ impl crate::rt::Codec for Palette {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_bones",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("entry count n"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("2"),
                 evidence: ::std::option::Option::Some(
                     "0 on meshes without bones; at most 32",
@@ -7331,11 +7933,13 @@ impl crate::rt::Codec for Palette {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x3",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("3"),
                 evidence: ::std::option::Option::Some(
                     "the range's position on 25,532 of 34,517 palettes, another value on the rest",
@@ -7347,11 +7951,13 @@ impl crate::rt::Codec for Palette {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_count",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("vertex count"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::Some(
                     "equal to the range's vertex count on every palette",
@@ -7363,11 +7969,13 @@ impl crate::rt::Codec for Palette {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "bones",
                 ty: "u1[]",
                 orig_id: ::std::option::Option::Some("bones"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Inferred,
+                ),
                 offset: ::std::option::Option::Some("7"),
                 evidence: ::std::option::Option::Some("all below the bone count"),
                 reading: ::std::option::Option::None,
@@ -7379,7 +7987,7 @@ impl crate::rt::Codec for Palette {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let PaletteRef {
             marker,
@@ -7393,23 +8001,23 @@ impl crate::rt::Codec for Palette {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = marker;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = version;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = num_bones;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x3;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = vertex_count;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -7418,14 +8026,14 @@ impl crate::rt::Codec for Palette {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Palette, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Palette, ENDIAN);
 impl PaletteRef<'_> {
     /// The owned [`Palette`] (copies every view).
     pub fn own(&self) -> Palette {
@@ -7439,112 +8047,137 @@ impl PaletteRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for PalettePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for PalettePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, PalettePos> {
+/// The places of the fields of a [`Palette`]: `rt::Place`'s accessors for [`PalettePos`].
+pub trait PalettePlace {
     /// The place of `marker`.
-    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `version`.
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_bones`.
+    fn num_bones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x3`.
+    fn unknown_0x3(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_count`.
+    fn vertex_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `bones`.
+    fn bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl PalettePlace for ::meshspec_runtime::Place<'_, PalettePos> {
+    #[inline]
+    fn marker(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("marker", &self.get().marker)
     }
-    /// The place of `version`.
-    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("version", &self.get().version)
     }
-    /// The place of `num_bones`.
-    pub fn num_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_bones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_bones", &self.get().num_bones)
     }
-    /// The place of `unknown_0x3`.
-    pub fn unknown_0x3(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x3(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x3", &self.get().unknown_0x3)
     }
-    /// The place of `vertex_count`.
-    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn vertex_count(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("vertex_count", &self.get().vertex_count)
     }
-    /// The place of `bones`.
-    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn bones(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("bones", &self.get().bones)
     }
 }
-impl crate::rt::Walk for PalettePos {
+impl ::meshspec_runtime::Walk for PalettePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Palette as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Palette as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
             |path| {
                 let p = &self.marker;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("version")),
             |path| {
                 let p = &self.version;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
             |path| {
                 let p = &self.num_bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x3")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x3")),
             |path| {
                 let p = &self.unknown_0x3;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
             |path| {
                 let p = &self.vertex_count;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
             |path| {
                 let p = &self.bones;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[5usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -7553,15 +8186,18 @@ impl crate::rt::Walk for PalettePos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Palette as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.version), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.num_bones), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x3), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.bones), &_f[5usize]);
+        let _f = <Palette as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.marker), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.version), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_bones), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x3), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_count), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.bones), &_f[5usize]);
     }
 }
 /// One SubMesh, the mesh as authored before compiling - one material's triangles with
@@ -7573,7 +8209,14 @@ impl crate::rt::Walk for PalettePos {
 ///
 ///
 /// Type `submesh` of `spec/sws_mesh.ksy`. Proven (all 349 SubMeshes of the 221 meshes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Submesh {
@@ -7582,7 +8225,7 @@ pub struct Submesh {
     /// Documented as “managed”, at offset `0`, Proven (1 on every SubMesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[1]))
     )]
     pub managed: u8,
     /// The object's id.
@@ -7594,7 +8237,7 @@ pub struct Submesh {
     /// Documented as “class”, at offset `5`, Proven (every SubMesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1465245311]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[1465245311]))
     )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored. The class has a TriangleType
@@ -7662,7 +8305,7 @@ pub struct Submesh {
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[0]))
     )]
     pub empty_run_a: u32,
     /// n values, meaning not established.
@@ -7674,7 +8317,7 @@ pub struct Submesh {
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[0]))
     )]
     pub empty_run_b: u32,
     /// A run count that is 0 on every SubMesh; its elements' size is not known.
@@ -7682,7 +8325,7 @@ pub struct Submesh {
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[0]))
     )]
     pub empty_run_c: u32,
     /// The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled
@@ -7718,8 +8361,11 @@ pub struct Submesh {
     /// Two bytes whose meaning is not established, kept as stored.
     ///
     /// Documented as “unknown”, Unknown (1 and 1 on every SubMesh).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<2>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<2>)
+    )]
     pub unknown_ones: ::std::vec::Vec<u8>,
     /// A pointer: tag 0 and an inline SubMesh on every original, tag 3 (none) on every copy.
     /// The copy has the same indices, positions and material, as many UV channels, tangents
@@ -7797,21 +8443,21 @@ pub struct SubmeshRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SubmeshPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `managed` lies.
-    pub managed: crate::rt::Span,
+    pub managed: ::meshspec_runtime::Span,
     /// Where `id` lies.
-    pub id: crate::rt::Span,
+    pub id: ::meshspec_runtime::Span,
     /// Where `class` lies.
-    pub class: crate::rt::Span,
+    pub class: ::meshspec_runtime::Span,
     /// Where `unknown_0x9` lies.
-    pub unknown_0x9: crate::rt::Span,
+    pub unknown_0x9: ::meshspec_runtime::Span,
     /// Where `indices` lies.
     pub indices: U16RunPos,
     /// Where `source_vertices` lies.
     pub source_vertices: U32RunPos,
     /// Where `unknown_after_source` lies.
-    pub unknown_after_source: crate::rt::Span,
+    pub unknown_after_source: ::meshspec_runtime::Span,
     /// Where `face_words` lies.
     pub face_words: U32RunPos,
     /// Where `face_bytes` lies.
@@ -7831,29 +8477,29 @@ pub struct SubmeshPos {
     /// Where `vertex_words_b` lies.
     pub vertex_words_b: U32RunPos,
     /// Where `empty_run_a` lies.
-    pub empty_run_a: crate::rt::Span,
+    pub empty_run_a: ::meshspec_runtime::Span,
     /// Where `vertex_words_c` lies.
     pub vertex_words_c: U32RunPos,
     /// Where `empty_run_b` lies.
-    pub empty_run_b: crate::rt::Span,
+    pub empty_run_b: ::meshspec_runtime::Span,
     /// Where `empty_run_c` lies.
-    pub empty_run_c: crate::rt::Span,
+    pub empty_run_c: ::meshspec_runtime::Span,
     /// Where `uv_channels` lies.
     pub uv_channels: UvChannelRunPos,
     /// Where `unknown_after_uv_channels` lies.
-    pub unknown_after_uv_channels: crate::rt::Span,
+    pub unknown_after_uv_channels: ::meshspec_runtime::Span,
     /// Where `morph_channels` lies.
     pub morph_channels: MorphChannelRunPos,
     /// Where `has_morphs` lies.
-    pub has_morphs: crate::rt::Span,
+    pub has_morphs: ::meshspec_runtime::Span,
     /// Where `material_id` lies.
-    pub material_id: crate::rt::Span,
+    pub material_id: ::meshspec_runtime::Span,
     /// Where `unknown_ones` lies.
-    pub unknown_ones: crate::rt::Span,
+    pub unknown_ones: ::meshspec_runtime::Span,
     /// Where `copy` lies.
     pub copy: ::std::boxed::Box<SubmeshPointerPos>,
     /// Where `unknown_last` lies.
-    pub unknown_last: crate::rt::Span,
+    pub unknown_last: ::meshspec_runtime::Span,
 }
 impl Submesh {
     /// Where `managed` starts, from the start of the type.
@@ -7871,22 +8517,24 @@ impl Submesh {
     /// Proven (all 698 SubMeshes, copies counted).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_WHOLE_TRIANGLES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_WHOLE_TRIANGLES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "whole_triangles",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Every index of the index run is below the vertex count n.
     ///
     /// Inferred (the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_INDICES_NAME_VERTICES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "indices_name_vertices",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every per-vertex run holds n values, or none where the table allows none: normals and
     /// the last run of vertex words always n; source vertices, tangents, binormals, colours
@@ -7897,33 +8545,37 @@ impl Submesh {
     /// Observed (the sizes of the SubMesh, UVChannel and MorphChannel tables (4 + 12n, 4 + 4n or 4, 4 + 8n)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_RUNS_MATCH_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_RUNS_MATCH_VERTEX_COUNT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "runs_match_vertex_count",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The face words and the face bytes hold t values each, one per triangle.
     ///
     /// Observed (the sizes of the SubMesh table (4 + 4t, 4 + t)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_RUNS_MATCH_TRIANGLE_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_RUNS_MATCH_TRIANGLE_COUNT: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "runs_match_triangle_count",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The has-morphs byte is 1 when the SubMesh holds morph channels and 0 when it holds none.
     ///
     /// Proven (every SubMesh (698, copies counted)).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_HAS_MORPHS_FLAG: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_HAS_MORPHS_FLAG: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "has_morphs_flag",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// A SubMesh of the mesh's list points at an inline copy (tag 0), and the copy points at
     /// nothing (tag 3).
@@ -7932,22 +8584,24 @@ impl Submesh {
     /// Observed (every original and every copy of the 221 meshes).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_ONE_COPY_EACH: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_ONE_COPY_EACH: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "one_copy_each",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The copy (the SubMesh the pointer holds) has no morph channels.
     ///
     /// Proven (the morph channels row, only on the original, never on the copy (all 349 SubMeshes)).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_NO_MORPHS_ON_COPY: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_NO_MORPHS_ON_COPY: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "no_morphs_on_copy",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// The copy has the original's indices, positions and material id and as many UV
     /// channels; it adds n tangents and n binormals and has no source vertices.
@@ -7956,36 +8610,38 @@ impl Submesh {
     /// Observed (the copy row and the source vertices, tangents and binormals rows, on every SubMesh of the 221 meshes).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_COPY_LIKE_ORIGINAL: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_COPY_LIKE_ORIGINAL: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "copy_like_original",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// A SubMesh holds 1 to 3 UV channels.
     ///
     /// Proven (1 to 3 UVChannels on every SubMesh).
     ///
     /// A violation is a warning: reported, the input passes. (a census range (1 to 3 on every SubMesh), not a limit the documents give)
-    pub const REL_UV_CHANNELS_CENSUS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_UV_CHANNELS_CENSUS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "uv_channels_census",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// A SubMesh holds at most 3 morph channels.
     ///
     /// Proven (0 to 3 MorphChannels on every SubMesh).
     ///
     /// A violation is a warning: reported, the input passes. (a census range (0 to 3 on every SubMesh), not a limit the documents give)
-    pub const REL_MORPH_CHANNELS_CENSUS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_MORPH_CHANNELS_CENSUS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "morph_channels_census",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_WHOLE_TRIANGLES,
         Self::REL_INDICES_NAME_VERTICES,
         Self::REL_RUNS_MATCH_VERTEX_COUNT,
@@ -7998,34 +8654,35 @@ impl Submesh {
         Self::REL_MORPH_CHANNELS_CENSUS,
     ];
 }
-impl crate::rt::Codec for Submesh {
+impl ::meshspec_runtime::Codec for Submesh {
     type Args = ();
     type Ref<'a> = SubmeshRef<'a>;
     type Pos = SubmeshPos;
     const MIN_SIZE: u64 = 101u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (managed, _p_managed) = crate::rt::field(
+        let (managed, _p_managed) = ::meshspec_runtime::field(
             "managed",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (1i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (1i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "1",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -8033,37 +8690,42 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (id, _p_id) = crate::rt::field(
+        let (id, _p_id) = ::meshspec_runtime::field(
             "id",
             || {
                 _io.offset(_start, (1i128), "1")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (class, _p_class) = crate::rt::field(
+        let (class, _p_class) = ::meshspec_runtime::field(
             "class",
             || {
                 _io.offset(_start, (5i128), "5")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (1465245311i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (1465245311i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0x5755DE7F",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -8071,21 +8733,22 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (unknown_0x9, _p_unknown_0x9) = crate::rt::field(
+        let (unknown_0x9, _p_unknown_0x9) = ::meshspec_runtime::field(
             "unknown_0x9",
             || {
                 _io.offset(_start, (9i128), "9")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (indices, _p_indices) = crate::rt::field(
+        let (indices, _p_indices) = ::meshspec_runtime::field(
             "indices",
             || {
                 _io.offset(_start, (13i128), "13")?;
@@ -8093,7 +8756,7 @@ impl crate::rt::Codec for Submesh {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U16Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U16Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8102,7 +8765,7 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (source_vertices, _p_source_vertices) = crate::rt::field(
+        let (source_vertices, _p_source_vertices) = ::meshspec_runtime::field(
             "source_vertices",
             || {
                 _io.offset(
@@ -8117,7 +8780,7 @@ impl crate::rt::Codec for Submesh {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8126,27 +8789,28 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (unknown_after_source, _p_unknown_after_source) = crate::rt::field(
+        let (unknown_after_source, _p_unknown_after_source) = ::meshspec_runtime::field(
             "unknown_after_source",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (face_words, _p_face_words) = crate::rt::field(
+        let (face_words, _p_face_words) = ::meshspec_runtime::field(
             "face_words",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8155,14 +8819,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (face_bytes, _p_face_bytes) = crate::rt::field(
+        let (face_bytes, _p_face_bytes) = ::meshspec_runtime::field(
             "face_bytes",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U8Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U8Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8171,14 +8835,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (positions, _p_positions) = crate::rt::field(
+        let (positions, _p_positions) = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8187,14 +8851,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (normals, _p_normals) = crate::rt::field(
+        let (normals, _p_normals) = ::meshspec_runtime::field(
             "normals",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8203,14 +8867,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (tangents, _p_tangents) = crate::rt::field(
+        let (tangents, _p_tangents) = ::meshspec_runtime::field(
             "tangents",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8219,14 +8883,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (binormals, _p_binormals) = crate::rt::field(
+        let (binormals, _p_binormals) = ::meshspec_runtime::field(
             "binormals",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8235,14 +8899,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (colours, _p_colours) = crate::rt::field(
+        let (colours, _p_colours) = ::meshspec_runtime::field(
             "colours",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8251,14 +8915,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (vertex_words_a, _p_vertex_words_a) = crate::rt::field(
+        let (vertex_words_a, _p_vertex_words_a) = ::meshspec_runtime::field(
             "vertex_words_a",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8267,14 +8931,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (vertex_words_b, _p_vertex_words_b) = crate::rt::field(
+        let (vertex_words_b, _p_vertex_words_b) = ::meshspec_runtime::field(
             "vertex_words_b",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8283,22 +8947,23 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (empty_run_a, _p_empty_run_a) = crate::rt::field(
+        let (empty_run_a, _p_empty_run_a) = ::meshspec_runtime::field(
             "empty_run_a",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -8306,14 +8971,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (vertex_words_c, _p_vertex_words_c) = crate::rt::field(
+        let (vertex_words_c, _p_vertex_words_c) = ::meshspec_runtime::field(
             "vertex_words_c",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8322,22 +8987,23 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (empty_run_b, _p_empty_run_b) = crate::rt::field(
+        let (empty_run_b, _p_empty_run_b) = ::meshspec_runtime::field(
             "empty_run_b",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -8345,22 +9011,23 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (empty_run_c, _p_empty_run_c) = crate::rt::field(
+        let (empty_run_c, _p_empty_run_c) = ::meshspec_runtime::field(
             "empty_run_c",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -8368,14 +9035,14 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (uv_channels, _p_uv_channels) = crate::rt::field(
+        let (uv_channels, _p_uv_channels) = ::meshspec_runtime::field(
             "uv_channels",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <UvChannelRun as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <UvChannelRun as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8384,27 +9051,28 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (unknown_after_uv_channels, _p_unknown_after_uv_channels) = crate::rt::field(
+        let (unknown_after_uv_channels, _p_unknown_after_uv_channels) = ::meshspec_runtime::field(
             "unknown_after_uv_channels",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (morph_channels, _p_morph_channels) = crate::rt::field(
+        let (morph_channels, _p_morph_channels) = ::meshspec_runtime::field(
             "morph_channels",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <MorphChannelRun as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <MorphChannelRun as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -8413,33 +9081,35 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (has_morphs, _p_has_morphs) = crate::rt::field(
+        let (has_morphs, _p_has_morphs) = ::meshspec_runtime::field(
             "has_morphs",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (material_id, _p_material_id) = crate::rt::field(
+        let (material_id, _p_material_id) = ::meshspec_runtime::field(
             "material_id",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_ones, _p_unknown_ones) = crate::rt::field(
+        let (unknown_ones, _p_unknown_ones) = ::meshspec_runtime::field(
             "unknown_ones",
             || {
                 let _at = _io.pos();
@@ -8447,16 +9117,16 @@ impl crate::rt::Codec for Submesh {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (2i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (2i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (copy, _p_copy) = crate::rt::field(
+        let (copy, _p_copy) = ::meshspec_runtime::field(
             "copy",
             || {
                 let _at = _io.pos();
@@ -8466,7 +9136,7 @@ impl crate::rt::Codec for Submesh {
                         let (_v, _p) = _io
                             .nested(
                                 _at,
-                                |_io| <SubmeshPointer as crate::rt::Codec>::read_in::<
+                                |_io| <SubmeshPointer as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args),
                             )?;
@@ -8479,14 +9149,15 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let (unknown_last, _p_unknown_last) = crate::rt::field(
+        let (unknown_last, _p_unknown_last) = ::meshspec_runtime::field(
             "unknown_last",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8525,7 +9196,7 @@ impl crate::rt::Codec for Submesh {
             },
             if L {
                 Some(SubmeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -8565,9 +9236,9 @@ impl crate::rt::Codec for Submesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Submesh {
@@ -8600,7 +9271,7 @@ impl crate::rt::Codec for Submesh {
             copy,
             unknown_last,
         } = self;
-        let _p_managed = crate::rt::field(
+        let _p_managed = ::meshspec_runtime::field(
             "managed",
             || {
                 let _at = _io.pos();
@@ -8608,25 +9279,25 @@ impl crate::rt::Codec for Submesh {
                 Ok({
                     let _v = managed;
                     {
-                        if !(crate::rt::Int::int(&_v) == (1i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (1i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "1",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_id = crate::rt::field(
+        let _p_id = ::meshspec_runtime::field(
             "id",
             || {
                 let _at = _io.pos();
@@ -8635,14 +9306,14 @@ impl crate::rt::Codec for Submesh {
                     let _v = id;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_class = crate::rt::field(
+        let _p_class = ::meshspec_runtime::field(
             "class",
             || {
                 let _at = _io.pos();
@@ -8650,25 +9321,28 @@ impl crate::rt::Codec for Submesh {
                 Ok({
                     let _v = class;
                     {
-                        if !(crate::rt::Int::int(&_v) == (1465245311i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (1465245311i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0x5755DE7F",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x9 = crate::rt::field(
+        let _p_unknown_0x9 = ::meshspec_runtime::field(
             "unknown_0x9",
             || {
                 let _at = _io.pos();
@@ -8677,14 +9351,14 @@ impl crate::rt::Codec for Submesh {
                     let _v = unknown_0x9;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_indices = crate::rt::field(
+        let _p_indices = ::meshspec_runtime::field(
             "indices",
             || {
                 let _at = _io.pos();
@@ -8694,14 +9368,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_source_vertices = crate::rt::field(
+        let _p_source_vertices = ::meshspec_runtime::field(
             "source_vertices",
             || {
                 let _at = _io.pos();
@@ -8718,14 +9394,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_after_source = crate::rt::field(
+        let _p_unknown_after_source = ::meshspec_runtime::field(
             "unknown_after_source",
             || {
                 let _at = _io.pos();
@@ -8733,14 +9411,14 @@ impl crate::rt::Codec for Submesh {
                     let _v = unknown_after_source;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_face_words = crate::rt::field(
+        let _p_face_words = ::meshspec_runtime::field(
             "face_words",
             || {
                 let _at = _io.pos();
@@ -8749,14 +9427,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_face_bytes = crate::rt::field(
+        let _p_face_bytes = ::meshspec_runtime::field(
             "face_bytes",
             || {
                 let _at = _io.pos();
@@ -8765,14 +9445,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_positions = crate::rt::field(
+        let _p_positions = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
@@ -8781,14 +9463,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_normals = crate::rt::field(
+        let _p_normals = ::meshspec_runtime::field(
             "normals",
             || {
                 let _at = _io.pos();
@@ -8797,14 +9481,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_tangents = crate::rt::field(
+        let _p_tangents = ::meshspec_runtime::field(
             "tangents",
             || {
                 let _at = _io.pos();
@@ -8813,14 +9499,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_binormals = crate::rt::field(
+        let _p_binormals = ::meshspec_runtime::field(
             "binormals",
             || {
                 let _at = _io.pos();
@@ -8829,14 +9517,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_colours = crate::rt::field(
+        let _p_colours = ::meshspec_runtime::field(
             "colours",
             || {
                 let _at = _io.pos();
@@ -8845,14 +9535,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_words_a = crate::rt::field(
+        let _p_vertex_words_a = ::meshspec_runtime::field(
             "vertex_words_a",
             || {
                 let _at = _io.pos();
@@ -8861,14 +9553,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_words_b = crate::rt::field(
+        let _p_vertex_words_b = ::meshspec_runtime::field(
             "vertex_words_b",
             || {
                 let _at = _io.pos();
@@ -8877,39 +9571,41 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_empty_run_a = crate::rt::field(
+        let _p_empty_run_a = ::meshspec_runtime::field(
             "empty_run_a",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _v = empty_run_a;
                     {
-                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_vertex_words_c = crate::rt::field(
+        let _p_vertex_words_c = ::meshspec_runtime::field(
             "vertex_words_c",
             || {
                 let _at = _io.pos();
@@ -8918,64 +9614,66 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_empty_run_b = crate::rt::field(
+        let _p_empty_run_b = ::meshspec_runtime::field(
             "empty_run_b",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _v = empty_run_b;
                     {
-                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_empty_run_c = crate::rt::field(
+        let _p_empty_run_c = ::meshspec_runtime::field(
             "empty_run_c",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _v = empty_run_c;
                     {
-                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (0i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_uv_channels = crate::rt::field(
+        let _p_uv_channels = ::meshspec_runtime::field(
             "uv_channels",
             || {
                 let _at = _io.pos();
@@ -8984,14 +9682,16 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_after_uv_channels = crate::rt::field(
+        let _p_unknown_after_uv_channels = ::meshspec_runtime::field(
             "unknown_after_uv_channels",
             || {
                 let _at = _io.pos();
@@ -8999,14 +9699,14 @@ impl crate::rt::Codec for Submesh {
                     let _v = unknown_after_uv_channels;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_morph_channels = crate::rt::field(
+        let _p_morph_channels = ::meshspec_runtime::field(
             "morph_channels",
             || {
                 let _at = _io.pos();
@@ -9015,18 +9715,20 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let (has_morphs, _p_has_morphs): (u8, crate::rt::Span) = crate::rt::field(
+        let (has_morphs, _p_has_morphs): (u8, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "has_morphs",
             || {
                 let _at = _io.pos();
-                let _v: u8 = crate::rt::output::fit_i(
+                let _v: u8 = ::meshspec_runtime::output::fit_i(
                     _at,
                     (if ((morph_channels.items.len() as i128) > (0i128)) {
                         (1i128)
@@ -9036,11 +9738,11 @@ impl crate::rt::Codec for Submesh {
                     "u1",
                     255u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_material_id = crate::rt::field(
+        let _p_material_id = ::meshspec_runtime::field(
             "material_id",
             || {
                 let _at = _io.pos();
@@ -9048,14 +9750,14 @@ impl crate::rt::Codec for Submesh {
                     let _v = material_id;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_ones = crate::rt::field(
+        let _p_unknown_ones = ::meshspec_runtime::field(
             "unknown_ones",
             || {
                 let _at = _io.pos();
@@ -9063,7 +9765,7 @@ impl crate::rt::Codec for Submesh {
                     let _v = unknown_ones;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (2i128),
@@ -9071,13 +9773,13 @@ impl crate::rt::Codec for Submesh {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_copy = crate::rt::field(
+        let _p_copy = ::meshspec_runtime::field(
             "copy",
             || {
                 let _at = _io.pos();
@@ -9089,7 +9791,9 @@ impl crate::rt::Codec for Submesh {
                             let _p = _io
                                 .nested(
                                     _at,
-                                    |_io| crate::rt::Codec::write_out::<L>(&**_v, _io, _args),
+                                    |_io| ::meshspec_runtime::Codec::write_out::<
+                                        L,
+                                    >(&**_v, _io, _args),
                                 )?;
                             ::std::boxed::Box::new(_p.unwrap_or_default())
                         }
@@ -9097,7 +9801,7 @@ impl crate::rt::Codec for Submesh {
                 })
             },
         )?;
-        let _p_unknown_last = crate::rt::field(
+        let _p_unknown_last = ::meshspec_runtime::field(
             "unknown_last",
             || {
                 let _at = _io.pos();
@@ -9105,8 +9809,8 @@ impl crate::rt::Codec for Submesh {
                     let _v = unknown_last;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -9115,7 +9819,7 @@ impl crate::rt::Codec for Submesh {
         Ok(
             if L {
                 Some(SubmeshPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -9152,8 +9856,8 @@ impl crate::rt::Codec for Submesh {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let SubmeshRef {
             managed,
@@ -9191,14 +9895,14 @@ impl crate::rt::Codec for Submesh {
             let _v = morph_channels;
             let _place = at.morph_channels();
             {
-                <MorphChannelRun as crate::rt::Codec>::checks(_v, &_place, out);
+                <MorphChannelRun as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _v = copy;
             let _place = at.copy();
             {
-                <SubmeshPointer as crate::rt::Codec>::checks(
+                <SubmeshPointer as ::meshspec_runtime::Codec>::checks(
                     &**_v,
                     &_place.unboxed(),
                     out,
@@ -9207,10 +9911,10 @@ impl crate::rt::Codec for Submesh {
         }
         {
             let _place = at.has_morphs();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&has_morphs)
+                if (::meshspec_runtime::Int::int(&has_morphs)
                     == (if ((morph_channels.items.len() as i128) > (0i128)) {
                         (1i128)
                     } else {
@@ -9227,7 +9931,7 @@ impl crate::rt::Codec for Submesh {
                             [::std::format!("{} = {}", "morph_channels.items.size",
                             (morph_channels.items.len() as i128))].join(", ")
                         ),
-                        ::std::format!("{}", crate ::rt::Int::int(& has_morphs)),
+                        ::std::format!("{}", ::meshspec_runtime::Int::int(& has_morphs)),
                     )),
                 )
             })();
@@ -9273,34 +9977,38 @@ impl crate::rt::Codec for Submesh {
             ..
         } = self;
         0usize + 1usize + 4usize + 4usize + 4usize
-            + <U16Run as crate::rt::Codec>::size_hint(indices)
-            + <U32Run as crate::rt::Codec>::size_hint(source_vertices) + 4usize
-            + <U32Run as crate::rt::Codec>::size_hint(face_words)
-            + <U8Run as crate::rt::Codec>::size_hint(face_bytes)
-            + <Float3Run as crate::rt::Codec>::size_hint(positions)
-            + <Float3Run as crate::rt::Codec>::size_hint(normals)
-            + <Float3Run as crate::rt::Codec>::size_hint(tangents)
-            + <Float3Run as crate::rt::Codec>::size_hint(binormals)
-            + <U32Run as crate::rt::Codec>::size_hint(colours)
-            + <U32Run as crate::rt::Codec>::size_hint(vertex_words_a)
-            + <U32Run as crate::rt::Codec>::size_hint(vertex_words_b) + 4usize
-            + <U32Run as crate::rt::Codec>::size_hint(vertex_words_c) + 4usize + 4usize
-            + <UvChannelRun as crate::rt::Codec>::size_hint(uv_channels) + 4usize
-            + <MorphChannelRun as crate::rt::Codec>::size_hint(morph_channels) + 1usize
-            + 4usize + unknown_ones.len()
-            + <SubmeshPointer as crate::rt::Codec>::size_hint(copy) + 4usize
+            + <U16Run as ::meshspec_runtime::Codec>::size_hint(indices)
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(source_vertices) + 4usize
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(face_words)
+            + <U8Run as ::meshspec_runtime::Codec>::size_hint(face_bytes)
+            + <Float3Run as ::meshspec_runtime::Codec>::size_hint(positions)
+            + <Float3Run as ::meshspec_runtime::Codec>::size_hint(normals)
+            + <Float3Run as ::meshspec_runtime::Codec>::size_hint(tangents)
+            + <Float3Run as ::meshspec_runtime::Codec>::size_hint(binormals)
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(colours)
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(vertex_words_a)
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(vertex_words_b) + 4usize
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(vertex_words_c) + 4usize
+            + 4usize
+            + <UvChannelRun as ::meshspec_runtime::Codec>::size_hint(uv_channels)
+            + 4usize
+            + <MorphChannelRun as ::meshspec_runtime::Codec>::size_hint(morph_channels)
+            + 1usize + 4usize + unknown_ones.len()
+            + <SubmeshPointer as ::meshspec_runtime::Codec>::size_hint(copy) + 4usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "submesh",
         doc: "One SubMesh, the mesh as authored before compiling - one material's triangles with\nfull-precision normals, every UV channel and the morph targets of that part, followed by\nan inline copy of itself that adds tangents and binormals and drops the morph targets.\nOffsets are from its managed byte; every run is a u32 count and its elements, so a run\nmoves everything after it, and the document gives offsets only up to the second run. n is\nthe vertex count (the positions' count), t the triangle count.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "managed",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("managed"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("1 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9310,11 +10018,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "id",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("id"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("1"),
                 evidence: ::std::option::Option::Some(
                     "all 349 SubMeshes of the 221 meshes",
@@ -9326,11 +10036,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("5"),
                 evidence: ::std::option::Option::Some("every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9340,11 +10052,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x9",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("9"),
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9354,11 +10068,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "indices",
                 ty: "u16_run",
                 orig_id: ::std::option::Option::Some("indices"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("13"),
                 evidence: ::std::option::Option::Some(
                     "all 349 SubMeshes of the 221 meshes",
@@ -9366,8 +10082,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "3t vertex indices, a triangle list - the triangles of the SubMesh's compiled range.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U16Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U16Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9377,18 +10093,20 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "source_vertices",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("source vertices"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("17 + 2 * indices.items.size"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "n values, or none on the copy. Vertices with equal values have equal positions, as if\neach named the authored vertex it was split from. The document's offset 17 + 6t is\nwritten with the run's own count (3t indices of 2 bytes).\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9398,11 +10116,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_after_source",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9412,18 +10132,20 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "face_words",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("face words"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "t values, one per triangle - bit masks such as 1, 2, 4 and 8 (smoothing groups are a candidate, not established).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9433,11 +10155,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "face_bytes",
                 ty: "u8_run",
                 orig_id: ::std::option::Option::Some("face bytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "3 on most triangles, 0 to 7 in all",
@@ -9445,8 +10169,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "t values, one per triangle, meaning not established.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U8Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U8Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9456,11 +10180,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "positions",
                 ty: "float3_run",
                 orig_id: ::std::option::Option::Some("positions"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "equal bit for bit to the compiled range's positions on all 349 SubMeshes",
@@ -9468,8 +10194,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "The n vertex positions; their count is the SubMesh's vertex count n.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9479,11 +10205,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "normals",
                 ty: "float3_run",
                 orig_id: ::std::option::Option::Some("normals"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the compiled UBYTE4 normal is within one step of (n + 1) x 127 on 346 of the 349 SubMeshes",
@@ -9491,8 +10219,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n unit normals.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9502,11 +10230,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "tangents",
                 ty: "float3_run",
                 orig_id: ::std::option::Option::Some("tangents"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "n unit vectors perpendicular to the normals on every copy, none on every original",
@@ -9514,8 +10244,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n tangents on the copy, none on the original.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9525,11 +10255,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "binormals",
                 ty: "float3_run",
                 orig_id: ::std::option::Option::Some("binormals"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "n unit vectors perpendicular to the normals on every copy, none on every original",
@@ -9537,8 +10269,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n binormals on the copy, none on the original.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9548,11 +10280,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "colours",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("colours"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "present on 372 of the 698 SubMeshes (copies counted); on all 186 originals that hold it equal to the compiled vertices' COLOR0",
@@ -9560,8 +10294,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n D3DCOLOR values (0xAARRGGBB, stored as the bytes B, G, R, A), or none.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9571,11 +10305,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_words_a",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("vertex words"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "present on 16 of the 698 SubMeshes (8 originals and their copies)",
@@ -9583,8 +10319,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n values or none, meaning not established.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9594,11 +10330,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_words_b",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("vertex words"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "present on 26 of the 698 SubMeshes, all originals",
@@ -9606,8 +10344,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n values or none, meaning not established.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9617,11 +10355,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "empty_run_a",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("empty run"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9631,11 +10371,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "vertex_words_c",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("vertex words"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "n values on all 698 SubMeshes, colour-like (such as 0xFF000000)",
@@ -9643,8 +10385,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "n values, meaning not established.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9654,11 +10396,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "empty_run_b",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("empty run"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9668,11 +10412,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "empty_run_c",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("empty run"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9682,11 +10428,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "uv_channels",
                 ty: "uv_channel_run",
                 orig_id: ::std::option::Option::Some("UV channels"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "1 to 3 UVChannels on every SubMesh",
@@ -9694,8 +10442,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled\nvertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <UvChannelRun as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <UvChannelRun as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9705,11 +10453,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_after_uv_channels",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9719,11 +10469,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "morph_channels",
                 ty: "morph_channel_run",
                 orig_id: ::std::option::Option::Some("morph channels"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 to 3 MorphChannels, only on originals, never on copies",
@@ -9731,8 +10483,8 @@ impl crate::rt::Codec for Submesh {
                 reading: ::std::option::Option::None,
                 doc: "The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the\ncopy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled\nmesh.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MorphChannelRun as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MorphChannelRun as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9742,11 +10494,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "has_morphs",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("has morphs"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9756,11 +10510,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "material_id",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("material id"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9770,11 +10526,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_ones",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("1 and 1 on every SubMesh"),
                 reading: ::std::option::Option::None,
@@ -9784,18 +10542,20 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "copy",
                 ty: "submesh_pointer",
                 orig_id: ::std::option::Option::Some("copy"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("every SubMesh of the 221 meshes"),
                 reading: ::std::option::Option::None,
                 doc: "A pointer: tag 0 and an inline SubMesh on every original, tag 3 (none) on every copy.\nThe copy has the same indices, positions and material, as many UV channels, tangents\nand binormals added, and no source vertices and no morph channels.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <SubmeshPointer as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <SubmeshPointer as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9805,11 +10565,13 @@ impl crate::rt::Codec for Submesh {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_last",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 on 580 of 698 SubMeshes, hash-like values on the rest",
@@ -9823,7 +10585,7 @@ impl crate::rt::Codec for Submesh {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let SubmeshRef {
             managed,
@@ -9859,164 +10621,164 @@ impl crate::rt::Codec for Submesh {
         let _all = _vis.proven_leaves();
         if _all {
             let _x = managed;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = id;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = class;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x9;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
                 let _x = indices;
-                <U16Run as crate::rt::Codec>::visit(_x, _vis)
+                <U16Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             {
                 let _x = source_vertices;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = unknown_after_source;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
                 let _x = face_words;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[8usize]) {
             {
                 let _x = face_bytes;
-                <U8Run as crate::rt::Codec>::visit(_x, _vis)
+                <U8Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[9usize]) {
             {
                 let _x = positions;
-                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float3Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[10usize]) {
             {
                 let _x = normals;
-                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float3Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[11usize]) {
             {
                 let _x = tangents;
-                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float3Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[12usize]) {
             {
                 let _x = binormals;
-                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float3Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[13usize]) {
             {
                 let _x = colours;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[14usize]) {
             {
                 let _x = vertex_words_a;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[15usize]) {
             {
                 let _x = vertex_words_b;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = empty_run_a;
-            _vis.leaf(&_f[16usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[16usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[17usize]) {
             {
                 let _x = vertex_words_c;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = empty_run_b;
-            _vis.leaf(&_f[18usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[18usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = empty_run_c;
-            _vis.leaf(&_f[19usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[19usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[20usize]) {
             {
                 let _x = uv_channels;
-                <UvChannelRun as crate::rt::Codec>::visit(_x, _vis)
+                <UvChannelRun as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = unknown_after_uv_channels;
-            _vis.leaf(&_f[21usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[21usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[22usize]) {
             {
                 let _x = morph_channels;
-                <MorphChannelRun as crate::rt::Codec>::visit(_x, _vis)
+                <MorphChannelRun as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _all {
             let _x = has_morphs;
-            _vis.leaf(&_f[23usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[23usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = material_id;
-            _vis.leaf(&_f[24usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[24usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_ones;
-            _vis.leaf(&_f[25usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[25usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[26usize]) {
             {
                 let _x = copy;
-                <SubmeshPointer as crate::rt::Codec>::visit(&**_x, _vis)
+                <SubmeshPointer as ::meshspec_runtime::Codec>::visit(&**_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = unknown_last;
-            _vis.leaf(&_f[27usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[27usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Submesh, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Submesh, ENDIAN);
 impl SubmeshRef<'_> {
     /// The owned [`Submesh`] (copies every view).
     pub fn own(&self) -> Submesh {
@@ -10054,428 +10816,520 @@ impl SubmeshRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for SubmeshPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for SubmeshPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, SubmeshPos> {
+/// The places of the fields of a [`Submesh`]: `rt::Place`'s accessors for [`SubmeshPos`].
+pub trait SubmeshPlace {
     /// The place of `managed`.
-    pub fn managed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn managed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `id`.
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `class`.
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x9`.
+    fn unknown_0x9(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `indices`.
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, U16RunPos>;
+    /// The place of `source_vertices`.
+    fn source_vertices(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+    /// The place of `unknown_after_source`.
+    fn unknown_after_source(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `face_words`.
+    fn face_words(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+    /// The place of `face_bytes`.
+    fn face_bytes(&self) -> ::meshspec_runtime::Place<'_, U8RunPos>;
+    /// The place of `positions`.
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos>;
+    /// The place of `normals`.
+    fn normals(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos>;
+    /// The place of `tangents`.
+    fn tangents(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos>;
+    /// The place of `binormals`.
+    fn binormals(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos>;
+    /// The place of `colours`.
+    fn colours(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+    /// The place of `vertex_words_a`.
+    fn vertex_words_a(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+    /// The place of `vertex_words_b`.
+    fn vertex_words_b(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+    /// The place of `empty_run_a`.
+    fn empty_run_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `vertex_words_c`.
+    fn vertex_words_c(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+    /// The place of `empty_run_b`.
+    fn empty_run_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `empty_run_c`.
+    fn empty_run_c(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `uv_channels`.
+    fn uv_channels(&self) -> ::meshspec_runtime::Place<'_, UvChannelRunPos>;
+    /// The place of `unknown_after_uv_channels`.
+    fn unknown_after_uv_channels(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `morph_channels`.
+    fn morph_channels(&self) -> ::meshspec_runtime::Place<'_, MorphChannelRunPos>;
+    /// The place of `has_morphs`.
+    fn has_morphs(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `material_id`.
+    fn material_id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_ones`.
+    fn unknown_ones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `copy`.
+    fn copy(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::boxed::Box<SubmeshPointerPos>>;
+    /// The place of `unknown_last`.
+    fn unknown_last(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl SubmeshPlace for ::meshspec_runtime::Place<'_, SubmeshPos> {
+    #[inline]
+    fn managed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("managed", &self.get().managed)
     }
-    /// The place of `id`.
-    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("id", &self.get().id)
     }
-    /// The place of `class`.
-    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("class", &self.get().class)
     }
-    /// The place of `unknown_0x9`.
-    pub fn unknown_0x9(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x9(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x9", &self.get().unknown_0x9)
     }
-    /// The place of `indices`.
-    pub fn indices(&self) -> crate::rt::Place<'_, U16RunPos> {
+    #[inline]
+    fn indices(&self) -> ::meshspec_runtime::Place<'_, U16RunPos> {
         self.field("indices", &self.get().indices)
     }
-    /// The place of `source_vertices`.
-    pub fn source_vertices(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn source_vertices(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("source_vertices", &self.get().source_vertices)
     }
-    /// The place of `unknown_after_source`.
-    pub fn unknown_after_source(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_after_source(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_after_source", &self.get().unknown_after_source)
     }
-    /// The place of `face_words`.
-    pub fn face_words(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn face_words(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("face_words", &self.get().face_words)
     }
-    /// The place of `face_bytes`.
-    pub fn face_bytes(&self) -> crate::rt::Place<'_, U8RunPos> {
+    #[inline]
+    fn face_bytes(&self) -> ::meshspec_runtime::Place<'_, U8RunPos> {
         self.field("face_bytes", &self.get().face_bytes)
     }
-    /// The place of `positions`.
-    pub fn positions(&self) -> crate::rt::Place<'_, Float3RunPos> {
+    #[inline]
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos> {
         self.field("positions", &self.get().positions)
     }
-    /// The place of `normals`.
-    pub fn normals(&self) -> crate::rt::Place<'_, Float3RunPos> {
+    #[inline]
+    fn normals(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos> {
         self.field("normals", &self.get().normals)
     }
-    /// The place of `tangents`.
-    pub fn tangents(&self) -> crate::rt::Place<'_, Float3RunPos> {
+    #[inline]
+    fn tangents(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos> {
         self.field("tangents", &self.get().tangents)
     }
-    /// The place of `binormals`.
-    pub fn binormals(&self) -> crate::rt::Place<'_, Float3RunPos> {
+    #[inline]
+    fn binormals(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos> {
         self.field("binormals", &self.get().binormals)
     }
-    /// The place of `colours`.
-    pub fn colours(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn colours(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("colours", &self.get().colours)
     }
-    /// The place of `vertex_words_a`.
-    pub fn vertex_words_a(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn vertex_words_a(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("vertex_words_a", &self.get().vertex_words_a)
     }
-    /// The place of `vertex_words_b`.
-    pub fn vertex_words_b(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn vertex_words_b(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("vertex_words_b", &self.get().vertex_words_b)
     }
-    /// The place of `empty_run_a`.
-    pub fn empty_run_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn empty_run_a(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("empty_run_a", &self.get().empty_run_a)
     }
-    /// The place of `vertex_words_c`.
-    pub fn vertex_words_c(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn vertex_words_c(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("vertex_words_c", &self.get().vertex_words_c)
     }
-    /// The place of `empty_run_b`.
-    pub fn empty_run_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn empty_run_b(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("empty_run_b", &self.get().empty_run_b)
     }
-    /// The place of `empty_run_c`.
-    pub fn empty_run_c(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn empty_run_c(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("empty_run_c", &self.get().empty_run_c)
     }
-    /// The place of `uv_channels`.
-    pub fn uv_channels(&self) -> crate::rt::Place<'_, UvChannelRunPos> {
+    #[inline]
+    fn uv_channels(&self) -> ::meshspec_runtime::Place<'_, UvChannelRunPos> {
         self.field("uv_channels", &self.get().uv_channels)
     }
-    /// The place of `unknown_after_uv_channels`.
-    pub fn unknown_after_uv_channels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_after_uv_channels(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_after_uv_channels", &self.get().unknown_after_uv_channels)
     }
-    /// The place of `morph_channels`.
-    pub fn morph_channels(&self) -> crate::rt::Place<'_, MorphChannelRunPos> {
+    #[inline]
+    fn morph_channels(&self) -> ::meshspec_runtime::Place<'_, MorphChannelRunPos> {
         self.field("morph_channels", &self.get().morph_channels)
     }
-    /// The place of `has_morphs`.
-    pub fn has_morphs(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn has_morphs(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("has_morphs", &self.get().has_morphs)
     }
-    /// The place of `material_id`.
-    pub fn material_id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn material_id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("material_id", &self.get().material_id)
     }
-    /// The place of `unknown_ones`.
-    pub fn unknown_ones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_ones(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_ones", &self.get().unknown_ones)
     }
-    /// The place of `copy`.
-    pub fn copy(&self) -> crate::rt::Place<'_, ::std::boxed::Box<SubmeshPointerPos>> {
+    #[inline]
+    fn copy(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::boxed::Box<SubmeshPointerPos>> {
         self.field("copy", &self.get().copy)
     }
-    /// The place of `unknown_last`.
-    pub fn unknown_last(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_last(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_last", &self.get().unknown_last)
     }
 }
-impl crate::rt::Walk for SubmeshPos {
+impl ::meshspec_runtime::Walk for SubmeshPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Submesh as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Submesh as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("managed")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("managed")),
             |path| {
                 let p = &self.managed;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("id")),
             |path| {
                 let p = &self.id;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class")),
             |path| {
                 let p = &self.class;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x9")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x9")),
             |path| {
                 let p = &self.unknown_0x9;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
             |path| {
                 let p = &self.indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("source_vertices")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("source_vertices"),
+            ),
             |path| {
                 let p = &self.source_vertices;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_source")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unknown_after_source"),
+            ),
             |path| {
                 let p = &self.unknown_after_source;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("face_words")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("face_words")),
             |path| {
                 let p = &self.face_words;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("face_bytes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("face_bytes")),
             |path| {
                 let p = &self.face_bytes;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
             |path| {
                 let p = &self.positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
             |path| {
                 let p = &self.normals;
-                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[10usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tangents")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("tangents")),
             |path| {
                 let p = &self.tangents;
-                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[11usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("binormals")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("binormals")),
             |path| {
                 let p = &self.binormals;
-                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[12usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("colours")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("colours")),
             |path| {
                 let p = &self.colours;
-                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[13usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_words_a")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_words_a"),
+            ),
             |path| {
                 let p = &self.vertex_words_a;
-                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[14usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_words_b")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_words_b"),
+            ),
             |path| {
                 let p = &self.vertex_words_b;
-                visit(path, crate::rt::Spanned::span(p), &_f[15usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[15usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_a")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_a")),
             |path| {
                 let p = &self.empty_run_a;
-                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[16usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_words_c")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("vertex_words_c"),
+            ),
             |path| {
                 let p = &self.vertex_words_c;
-                visit(path, crate::rt::Spanned::span(p), &_f[17usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[17usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_b")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_b")),
             |path| {
                 let p = &self.empty_run_b;
-                visit(path, crate::rt::Spanned::span(p), &_f[18usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[18usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_c")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_c")),
             |path| {
                 let p = &self.empty_run_c;
-                visit(path, crate::rt::Spanned::span(p), &_f[19usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[19usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uv_channels")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("uv_channels")),
             |path| {
                 let p = &self.uv_channels;
-                visit(path, crate::rt::Spanned::span(p), &_f[20usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[20usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("unknown_after_uv_channels"),
             ),
             |path| {
                 let p = &self.unknown_after_uv_channels;
-                visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[21usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("morph_channels")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("morph_channels"),
+            ),
             |path| {
                 let p = &self.morph_channels;
-                visit(path, crate::rt::Spanned::span(p), &_f[22usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[22usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("has_morphs")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("has_morphs")),
             |path| {
                 let p = &self.has_morphs;
-                visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[23usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("material_id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("material_id")),
             |path| {
                 let p = &self.material_id;
-                visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[24usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_ones")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_ones")),
             |path| {
                 let p = &self.unknown_ones;
-                visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[25usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("copy")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("copy")),
             |path| {
                 let p = &self.copy;
-                visit(path, crate::rt::Spanned::span(p), &_f[26usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[26usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_last")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_last")),
             |path| {
                 let p = &self.unknown_last;
-                visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[27usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Submesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.managed), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.id), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.class), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x9), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.indices), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.source_vertices), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_after_source), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.face_words), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.face_bytes), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.positions), &_f[9usize]);
-        visit(crate::rt::Spanned::span(&self.normals), &_f[10usize]);
-        visit(crate::rt::Spanned::span(&self.tangents), &_f[11usize]);
-        visit(crate::rt::Spanned::span(&self.binormals), &_f[12usize]);
-        visit(crate::rt::Spanned::span(&self.colours), &_f[13usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_words_a), &_f[14usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_words_b), &_f[15usize]);
-        visit(crate::rt::Spanned::span(&self.empty_run_a), &_f[16usize]);
-        visit(crate::rt::Spanned::span(&self.vertex_words_c), &_f[17usize]);
-        visit(crate::rt::Spanned::span(&self.empty_run_b), &_f[18usize]);
-        visit(crate::rt::Spanned::span(&self.empty_run_c), &_f[19usize]);
-        visit(crate::rt::Spanned::span(&self.uv_channels), &_f[20usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_after_uv_channels), &_f[21usize]);
-        visit(crate::rt::Spanned::span(&self.morph_channels), &_f[22usize]);
-        visit(crate::rt::Spanned::span(&self.has_morphs), &_f[23usize]);
-        visit(crate::rt::Spanned::span(&self.material_id), &_f[24usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_ones), &_f[25usize]);
-        visit(crate::rt::Spanned::span(&self.copy), &_f[26usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_last), &_f[27usize]);
+        let _f = <Submesh as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.managed), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.id), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.class), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x9), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.indices), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.source_vertices), &_f[5usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.unknown_after_source),
+            &_f[6usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.face_words), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.face_bytes), &_f[8usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.positions), &_f[9usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.normals), &_f[10usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.tangents), &_f[11usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.binormals), &_f[12usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.colours), &_f[13usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_words_a), &_f[14usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_words_b), &_f[15usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.empty_run_a), &_f[16usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.vertex_words_c), &_f[17usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.empty_run_b), &_f[18usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.empty_run_c), &_f[19usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.uv_channels), &_f[20usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.unknown_after_uv_channels),
+            &_f[21usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.morph_channels), &_f[22usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.has_morphs), &_f[23usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.material_id), &_f[24usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_ones), &_f[25usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.copy), &_f[26usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_last), &_f[27usize]);
     }
 }
-impl crate::rt::Root for Submesh {
+impl ::meshspec_runtime::Root for Submesh {
     const ID: &'static str = "sws-submesh";
     const ROOT: &'static str = "submesh";
     const DESCRIPTION: &'static str = "One SubMesh, the mesh as authored before compiling - one material's triangles with full-precision normals, every UV channel and the morph targets of that part, followed by an inline copy of itself that adds tangents and binormals and drops the morph targets.";
@@ -10502,7 +11356,7 @@ impl crate::rt::Root for Submesh {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         Submesh::REL_WHOLE_TRIANGLES,
         Submesh::REL_INDICES_NAME_VERTICES,
         Submesh::REL_RUNS_MATCH_VERTEX_COUNT,
@@ -10519,7 +11373,9 @@ impl crate::rt::Root for Submesh {
         (0u64, &[1u8]),
         (5u64, &[127u8, 222u8, 85u8, 87u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -10527,7 +11383,14 @@ impl crate::rt::Root for Submesh {
 /// An inline object pointer - a tag, and the SubMesh itself when the tag is 0.
 ///
 /// Type `submesh_pointer` of `spec/sws_mesh.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct SubmeshPointer {
@@ -10536,7 +11399,7 @@ pub struct SubmeshPointer {
     /// Observed (0 on every original, 3 on every copy).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0, 3]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[0, 3]))
     )]
     pub tag: u8,
     /// The copy, present when the tag is 0.
@@ -10556,9 +11419,9 @@ pub struct SubmeshPointerRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SubmeshPointerPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `tag` lies.
-    pub tag: crate::rt::Span,
+    pub tag: ::meshspec_runtime::Span,
     /// Where `submesh` lies.
     pub submesh: ::std::option::Option<::std::boxed::Box<SubmeshPos>>,
 }
@@ -10568,43 +11431,44 @@ impl SubmeshPointer {
     /// Where `submesh` starts, from the start of the type.
     pub const OFFSET_SUBMESH: u64 = 1;
 }
-impl crate::rt::Codec for SubmeshPointer {
+impl ::meshspec_runtime::Codec for SubmeshPointer {
     type Args = ();
     type Ref<'a> = SubmeshPointerRef<'a>;
     type Pos = SubmeshPointerPos;
     const MIN_SIZE: u64 = 1u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (tag, _p_tag) = crate::rt::field(
+        let (tag, _p_tag) = ::meshspec_runtime::field(
             "tag",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (submesh, _p_submesh) = crate::rt::field(
+        let (submesh, _p_submesh) = ::meshspec_runtime::field(
             "submesh",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&tag) == (0i128)) {
+                    if (::meshspec_runtime::Int::int(&tag) == (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = _io
                                     .nested(
                                         _at,
-                                        |_io| <Submesh as crate::rt::Codec>::read_in::<
+                                        |_io| <Submesh as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args),
                                     )?;
@@ -10626,7 +11490,7 @@ impl crate::rt::Codec for SubmeshPointer {
             SubmeshPointerRef { tag, submesh },
             if L {
                 Some(SubmeshPointerPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -10640,13 +11504,13 @@ impl crate::rt::Codec for SubmeshPointer {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let SubmeshPointer { tag, submesh } = self;
-        let _p_tag = crate::rt::field(
+        let _p_tag = ::meshspec_runtime::field(
             "tag",
             || {
                 let _at = _io.pos();
@@ -10654,19 +11518,22 @@ impl crate::rt::Codec for SubmeshPointer {
                     let _v = tag;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_submesh = crate::rt::field(
+        let _p_submesh = ::meshspec_runtime::field(
             "submesh",
             || {
                 let _at = _io.pos();
                 Ok(
-                    match ((crate::rt::Int::int(&tag) == (0i128)), submesh.as_ref()) {
+                    match (
+                        (::meshspec_runtime::Int::int(&tag) == (0i128)),
+                        submesh.as_ref(),
+                    ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
@@ -10674,7 +11541,9 @@ impl crate::rt::Codec for SubmeshPointer {
                                     let _p = _io
                                         .nested(
                                             _at,
-                                            |_io| crate::rt::Codec::write_out::<L>(&**_v, _io, _args),
+                                            |_io| ::meshspec_runtime::Codec::write_out::<
+                                                L,
+                                            >(&**_v, _io, _args),
                                         )?;
                                     ::std::boxed::Box::new(_p.unwrap_or_default())
                                 }
@@ -10683,12 +11552,12 @@ impl crate::rt::Codec for SubmeshPointer {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "tag == 0", true),
+                                ::meshspec_runtime::output::presence(_at, "tag == 0", true),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "tag == 0", false),
+                                ::meshspec_runtime::output::presence(_at, "tag == 0", false),
                             );
                         }
                     },
@@ -10698,7 +11567,7 @@ impl crate::rt::Codec for SubmeshPointer {
         Ok(
             if L {
                 Some(SubmeshPointerPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -10709,8 +11578,8 @@ impl crate::rt::Codec for SubmeshPointer {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let SubmeshPointerRef { tag, submesh, .. } = view;
         let _start = at.span().start;
@@ -10718,17 +11587,17 @@ impl crate::rt::Codec for SubmeshPointer {
             let _v = tag;
             let _place = at.tag();
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) == (0i128)
-                        || crate::rt::Int::int(&_v) == (3i128))
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)
+                        || ::meshspec_runtime::Int::int(&_v) == (3i128))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "one of 0, 3",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -10737,14 +11606,18 @@ impl crate::rt::Codec for SubmeshPointer {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
         }
         if let (Some(_v), Some(_place)) = (submesh.as_ref(), at.submesh().some()) {
             {
-                <Submesh as crate::rt::Codec>::checks(&**_v, &_place.unboxed(), out);
+                <Submesh as ::meshspec_runtime::Codec>::checks(
+                    &**_v,
+                    &_place.unboxed(),
+                    out,
+                );
             }
         }
     }
@@ -10753,19 +11626,23 @@ impl crate::rt::Codec for SubmeshPointer {
         0usize + 1usize
             + submesh
                 .as_ref()
-                .map_or(0, |_x| <Submesh as crate::rt::Codec>::size_hint(_x))
+                .map_or(0, |_x| <Submesh as ::meshspec_runtime::Codec>::size_hint(_x))
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "submesh_pointer",
         doc: "An inline object pointer - a tag, and the SubMesh itself when the tag is 0.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "tag",
                 ty: "u1",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 on every original, 3 on every copy",
@@ -10777,11 +11654,13 @@ impl crate::rt::Codec for SubmeshPointer {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "submesh",
                 ty: "submesh?",
                 orig_id: ::std::option::Option::None,
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
@@ -10791,8 +11670,8 @@ impl crate::rt::Codec for SubmeshPointer {
                         ::std::option::Option::None
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Submesh as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Submesh as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -10804,23 +11683,23 @@ impl crate::rt::Codec for SubmeshPointer {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let SubmeshPointerRef { tag, submesh, .. } = view;
         {
             let _x = tag;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = submesh {
                 _vis.present();
-                <Submesh as crate::rt::Codec>::visit(&**_x, _vis)
+                <Submesh as ::meshspec_runtime::Codec>::visit(&**_x, _vis)
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(SubmeshPointer, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(SubmeshPointer, ENDIAN);
 impl SubmeshPointerRef<'_> {
     /// The owned [`SubmeshPointer`] (copies every view).
     pub fn own(&self) -> SubmeshPointer {
@@ -10830,70 +11709,100 @@ impl SubmeshPointerRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for SubmeshPointerPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for SubmeshPointerPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, SubmeshPointerPos> {
+/// The places of the fields of a [`SubmeshPointer`]: `rt::Place`'s accessors for [`SubmeshPointerPos`].
+pub trait SubmeshPointerPlace {
     /// The place of `tag`.
-    pub fn tag(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn tag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `submesh`.
+    fn submesh(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::std::boxed::Box<SubmeshPos>>,
+    >;
+}
+impl SubmeshPointerPlace for ::meshspec_runtime::Place<'_, SubmeshPointerPos> {
+    #[inline]
+    fn tag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("tag", &self.get().tag)
     }
-    /// The place of `submesh`.
-    pub fn submesh(
+    #[inline]
+    fn submesh(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<::std::boxed::Box<SubmeshPos>>> {
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::std::boxed::Box<SubmeshPos>>,
+    > {
         self.field("submesh", &self.get().submesh)
     }
 }
-impl crate::rt::Walk for SubmeshPointerPos {
+impl ::meshspec_runtime::Walk for SubmeshPointerPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <SubmeshPointer as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <SubmeshPointer as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tag")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("tag")),
             |path| {
                 let p = &self.tag;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("submesh")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("submesh")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.submesh {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !true,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <SubmeshPointer as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.tag), &_f[0usize]);
+        let _f = <SubmeshPointer as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.tag), &_f[0usize]);
         if let ::std::option::Option::Some(p) = &self.submesh {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
     }
 }
 /// One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.
 ///
 /// Type `uv_channel` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UvChannel {
@@ -10906,7 +11815,7 @@ pub struct UvChannel {
     /// Documented as “class”, at offset `4`, Proven (every channel).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[3182264947]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[3182264947]))
     )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored (the class has a UVType
@@ -10948,15 +11857,15 @@ pub struct UvChannelRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UvChannelPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `id` lies.
-    pub id: crate::rt::Span,
+    pub id: ::meshspec_runtime::Span,
     /// Where `class` lies.
-    pub class: crate::rt::Span,
+    pub class: ::meshspec_runtime::Span,
     /// Where `unknown_0x8` lies.
-    pub unknown_0x8: crate::rt::Span,
+    pub unknown_0x8: ::meshspec_runtime::Span,
     /// Where `unknown_0xc` lies.
-    pub unknown_0xc: crate::rt::Span,
+    pub unknown_0xc: ::meshspec_runtime::Span,
     /// Where `uvs` lies.
     pub uvs: Float2RunPos,
     /// Where `source` lies.
@@ -10974,48 +11883,53 @@ impl UvChannel {
     /// Where `uvs` starts, from the start of the type.
     pub const OFFSET_UVS: u64 = 13;
 }
-impl crate::rt::Codec for UvChannel {
+impl ::meshspec_runtime::Codec for UvChannel {
     type Args = ();
     type Ref<'a> = UvChannelRef<'a>;
     type Pos = UvChannelPos;
     const MIN_SIZE: u64 = 21u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (id, _p_id) = crate::rt::field(
+        let (id, _p_id) = ::meshspec_runtime::field(
             "id",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (class, _p_class) = crate::rt::field(
+        let (class, _p_class) = ::meshspec_runtime::field(
             "class",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (3182264947i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (3182264947i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0xBDAD8273",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -11023,35 +11937,37 @@ impl crate::rt::Codec for UvChannel {
                 })
             },
         )?;
-        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+        let (unknown_0x8, _p_unknown_0x8) = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0xc, _p_unknown_0xc) = crate::rt::field(
+        let (unknown_0xc, _p_unknown_0xc) = ::meshspec_runtime::field(
             "unknown_0xc",
             || {
                 _io.offset(_start, (12i128), "12")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u8>(::meshspec_runtime::Endian::Little, "u1")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (uvs, _p_uvs) = crate::rt::field(
+        let (uvs, _p_uvs) = ::meshspec_runtime::field(
             "uvs",
             || {
                 _io.offset(_start, (13i128), "13")?;
@@ -11059,7 +11975,7 @@ impl crate::rt::Codec for UvChannel {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float2Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float2Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -11068,7 +11984,7 @@ impl crate::rt::Codec for UvChannel {
                 })
             },
         )?;
-        let (source, _p_source) = crate::rt::field(
+        let (source, _p_source) = ::meshspec_runtime::field(
             "source",
             || {
                 _io.offset(
@@ -11081,7 +11997,7 @@ impl crate::rt::Codec for UvChannel {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <U32Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -11101,7 +12017,7 @@ impl crate::rt::Codec for UvChannel {
             },
             if L {
                 Some(UvChannelPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -11119,13 +12035,13 @@ impl crate::rt::Codec for UvChannel {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let UvChannel { id, class, unknown_0x8, unknown_0xc, uvs, source } = self;
-        let _p_id = crate::rt::field(
+        let _p_id = ::meshspec_runtime::field(
             "id",
             || {
                 let _at = _io.pos();
@@ -11134,14 +12050,14 @@ impl crate::rt::Codec for UvChannel {
                     let _v = id;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_class = crate::rt::field(
+        let _p_class = ::meshspec_runtime::field(
             "class",
             || {
                 let _at = _io.pos();
@@ -11149,25 +12065,28 @@ impl crate::rt::Codec for UvChannel {
                 Ok({
                     let _v = class;
                     {
-                        if !(crate::rt::Int::int(&_v) == (3182264947i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (3182264947i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0xBDAD8273",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x8 = crate::rt::field(
+        let _p_unknown_0x8 = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 let _at = _io.pos();
@@ -11176,14 +12095,14 @@ impl crate::rt::Codec for UvChannel {
                     let _v = unknown_0x8;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0xc = crate::rt::field(
+        let _p_unknown_0xc = ::meshspec_runtime::field(
             "unknown_0xc",
             || {
                 let _at = _io.pos();
@@ -11192,14 +12111,14 @@ impl crate::rt::Codec for UvChannel {
                     let _v = unknown_0xc;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_uvs = crate::rt::field(
+        let _p_uvs = ::meshspec_runtime::field(
             "uvs",
             || {
                 let _at = _io.pos();
@@ -11209,14 +12128,16 @@ impl crate::rt::Codec for UvChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_source = crate::rt::field(
+        let _p_source = ::meshspec_runtime::field(
             "source",
             || {
                 let _at = _io.pos();
@@ -11231,7 +12152,9 @@ impl crate::rt::Codec for UvChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11241,7 +12164,7 @@ impl crate::rt::Codec for UvChannel {
         Ok(
             if L {
                 Some(UvChannelPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -11257,20 +12180,22 @@ impl crate::rt::Codec for UvChannel {
     fn size_hint(&self) -> usize {
         let UvChannel { id, class, unknown_0x8, unknown_0xc, uvs, source, .. } = self;
         0usize + 4usize + 4usize + 4usize + 1usize
-            + <Float2Run as crate::rt::Codec>::size_hint(uvs)
-            + <U32Run as crate::rt::Codec>::size_hint(source)
+            + <Float2Run as ::meshspec_runtime::Codec>::size_hint(uvs)
+            + <U32Run as ::meshspec_runtime::Codec>::size_hint(source)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "uv_channel",
         doc: "One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "id",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("id"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("0 on every channel"),
                 reading: ::std::option::Option::None,
@@ -11280,11 +12205,13 @@ impl crate::rt::Codec for UvChannel {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("every channel"),
                 reading: ::std::option::Option::None,
@@ -11294,11 +12221,13 @@ impl crate::rt::Codec for UvChannel {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x8",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some("0 on every channel"),
                 reading: ::std::option::Option::None,
@@ -11308,11 +12237,13 @@ impl crate::rt::Codec for UvChannel {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0xc",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::Some(
                     "0 on 750 of the 934 channels, other values on the rest",
@@ -11324,11 +12255,13 @@ impl crate::rt::Codec for UvChannel {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "uvs",
                 ty: "float2_run",
                 orig_id: ::std::option::Option::Some("UVs"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("13"),
                 evidence: ::std::option::Option::Some(
                     "the first channel's equal the compiled TEXCOORD0 bit for bit on 347 of 349 SubMeshes",
@@ -11336,8 +12269,8 @@ impl crate::rt::Codec for UvChannel {
                 reading: ::std::option::Option::None,
                 doc: "n texture coordinates (u, v).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float2Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float2Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -11347,18 +12280,20 @@ impl crate::rt::Codec for UvChannel {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "source",
                 ty: "u32_run",
                 orig_id: ::std::option::Option::Some("source"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("17 + 8 * uvs.items.size"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "n values, or none on the copy's channels; meaning not established.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <U32Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <U32Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -11370,43 +12305,43 @@ impl crate::rt::Codec for UvChannel {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let UvChannelRef { id, class, unknown_0x8, unknown_0xc, uvs, source, .. } = view;
         let _all = _vis.proven_leaves();
         {
             let _x = id;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = class;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x8;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0xc;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
                 let _x = uvs;
-                <Float2Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float2Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             {
                 let _x = source;
-                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+                <U32Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(UvChannel, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(UvChannel, ENDIAN);
 impl UvChannelRef<'_> {
     /// The owned [`UvChannel`] (copies every view).
     pub fn own(&self) -> UvChannel {
@@ -11420,118 +12355,136 @@ impl UvChannelRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for UvChannelPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for UvChannelPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, UvChannelPos> {
+/// The places of the fields of a [`UvChannel`]: `rt::Place`'s accessors for [`UvChannelPos`].
+pub trait UvChannelPlace {
     /// The place of `id`.
-    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `class`.
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x8`.
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0xc`.
+    fn unknown_0xc(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `uvs`.
+    fn uvs(&self) -> ::meshspec_runtime::Place<'_, Float2RunPos>;
+    /// The place of `source`.
+    fn source(&self) -> ::meshspec_runtime::Place<'_, U32RunPos>;
+}
+impl UvChannelPlace for ::meshspec_runtime::Place<'_, UvChannelPos> {
+    #[inline]
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("id", &self.get().id)
     }
-    /// The place of `class`.
-    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("class", &self.get().class)
     }
-    /// The place of `unknown_0x8`.
-    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x8", &self.get().unknown_0x8)
     }
-    /// The place of `unknown_0xc`.
-    pub fn unknown_0xc(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0xc(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0xc", &self.get().unknown_0xc)
     }
-    /// The place of `uvs`.
-    pub fn uvs(&self) -> crate::rt::Place<'_, Float2RunPos> {
+    #[inline]
+    fn uvs(&self) -> ::meshspec_runtime::Place<'_, Float2RunPos> {
         self.field("uvs", &self.get().uvs)
     }
-    /// The place of `source`.
-    pub fn source(&self) -> crate::rt::Place<'_, U32RunPos> {
+    #[inline]
+    fn source(&self) -> ::meshspec_runtime::Place<'_, U32RunPos> {
         self.field("source", &self.get().source)
     }
 }
-impl crate::rt::Walk for UvChannelPos {
+impl ::meshspec_runtime::Walk for UvChannelPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <UvChannel as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <UvChannel as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("id")),
             |path| {
                 let p = &self.id;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class")),
             |path| {
                 let p = &self.class;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
             |path| {
                 let p = &self.unknown_0x8;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0xc")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0xc")),
             |path| {
                 let p = &self.unknown_0xc;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uvs")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("uvs")),
             |path| {
                 let p = &self.uvs;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("source")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("source")),
             |path| {
                 let p = &self.source;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <UvChannel as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0xc), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.uvs), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.source), &_f[5usize]);
+        let _f = <UvChannel as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.id), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.class), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0xc), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.uvs), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.source), &_f[5usize]);
     }
 }
-impl crate::rt::Root for UvChannel {
+impl ::meshspec_runtime::Root for UvChannel {
     const ID: &'static str = "sws-uv-channel";
     const ROOT: &'static str = "uv_channel";
     const DESCRIPTION: &'static str = "One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.";
@@ -11544,11 +12497,13 @@ impl crate::rt::Root for UvChannel {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[];
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (4u64, &[115u8, 130u8, 173u8, 189u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -11558,7 +12513,14 @@ impl crate::rt::Root for UvChannel {
 ///
 ///
 /// Type `morph_channel` of `spec/sws_mesh.ksy`. Proven
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MorphChannel {
@@ -11571,7 +12533,7 @@ pub struct MorphChannel {
     /// Documented as “class”, at offset `4`, Proven (every channel).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[3876345684]))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_in(u, &[3876345684]))
     )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored.
@@ -11613,13 +12575,13 @@ pub struct MorphChannelRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MorphChannelPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `id` lies.
-    pub id: crate::rt::Span,
+    pub id: ::meshspec_runtime::Span,
     /// Where `class` lies.
-    pub class: crate::rt::Span,
+    pub class: ::meshspec_runtime::Span,
     /// Where `unknown_0x8` lies.
-    pub unknown_0x8: crate::rt::Span,
+    pub unknown_0x8: ::meshspec_runtime::Span,
     /// Where `positions` lies.
     pub positions: Float3RunPos,
     /// Where `normals` lies.
@@ -11641,57 +12603,64 @@ impl MorphChannel {
     /// Proven (the id row, not 0 on any of the 375 channels).
     ///
     /// A violation is an error: the input is refused.
-    pub const REL_ID_NOT_ZERO: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_ID_NOT_ZERO: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "id_not_zero",
         owner: "morph_channel",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
+        severity: ::meshspec_runtime::Severity::Error,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[Self::REL_ID_NOT_ZERO];
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
+        Self::REL_ID_NOT_ZERO,
+    ];
 }
-impl crate::rt::Codec for MorphChannel {
+impl ::meshspec_runtime::Codec for MorphChannel {
     type Args = ();
     type Ref<'a> = MorphChannelRef<'a>;
     type Pos = MorphChannelPos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (id, _p_id) = crate::rt::field(
+        let (id, _p_id) = ::meshspec_runtime::field(
             "id",
             || {
                 _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (class, _p_class) = crate::rt::field(
+        let (class, _p_class) = ::meshspec_runtime::field(
             "class",
             || {
                 _io.offset(_start, (4i128), "4")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (3876345684i128)) {
+                    if !(::meshspec_runtime::Int::int(&_v) == (3876345684i128)) {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "0xE70C5754",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ::meshspec_runtime::codec::show_hex(
+                                    ::meshspec_runtime::Int::int(&_v),
+                                    8usize,
+                                ),
                             ),
                         );
                     }
@@ -11699,21 +12668,22 @@ impl crate::rt::Codec for MorphChannel {
                 })
             },
         )?;
-        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+        let (unknown_0x8, _p_unknown_0x8) = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 _io.offset(_start, (8i128), "8")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (positions, _p_positions) = crate::rt::field(
+        let (positions, _p_positions) = ::meshspec_runtime::field(
             "positions",
             || {
                 _io.offset(_start, (12i128), "12")?;
@@ -11721,7 +12691,7 @@ impl crate::rt::Codec for MorphChannel {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -11730,7 +12700,7 @@ impl crate::rt::Codec for MorphChannel {
                 })
             },
         )?;
-        let (normals, _p_normals) = crate::rt::field(
+        let (normals, _p_normals) = ::meshspec_runtime::field(
             "normals",
             || {
                 _io.offset(
@@ -11745,7 +12715,7 @@ impl crate::rt::Codec for MorphChannel {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float3Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -11754,7 +12724,7 @@ impl crate::rt::Codec for MorphChannel {
                 })
             },
         )?;
-        let (uvs, _p_uvs) = crate::rt::field(
+        let (uvs, _p_uvs) = ::meshspec_runtime::field(
             "uvs",
             || {
                 _io.offset(
@@ -11772,7 +12742,7 @@ impl crate::rt::Codec for MorphChannel {
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Float2Run as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Float2Run as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -11792,7 +12762,7 @@ impl crate::rt::Codec for MorphChannel {
             },
             if L {
                 Some(MorphChannelPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -11810,13 +12780,13 @@ impl crate::rt::Codec for MorphChannel {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MorphChannel { id, class, unknown_0x8, positions, normals, uvs } = self;
-        let _p_id = crate::rt::field(
+        let _p_id = ::meshspec_runtime::field(
             "id",
             || {
                 let _at = _io.pos();
@@ -11825,14 +12795,14 @@ impl crate::rt::Codec for MorphChannel {
                     let _v = id;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_class = crate::rt::field(
+        let _p_class = ::meshspec_runtime::field(
             "class",
             || {
                 let _at = _io.pos();
@@ -11840,25 +12810,28 @@ impl crate::rt::Codec for MorphChannel {
                 Ok({
                     let _v = class;
                     {
-                        if !(crate::rt::Int::int(&_v) == (3876345684i128)) {
+                        if !(::meshspec_runtime::Int::int(&_v) == (3876345684i128)) {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "0xE70C5754",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                    ::meshspec_runtime::codec::show_hex(
+                                        ::meshspec_runtime::Int::int(&_v),
+                                        8usize,
+                                    ),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unknown_0x8 = crate::rt::field(
+        let _p_unknown_0x8 = ::meshspec_runtime::field(
             "unknown_0x8",
             || {
                 let _at = _io.pos();
@@ -11867,14 +12840,14 @@ impl crate::rt::Codec for MorphChannel {
                     let _v = unknown_0x8;
                     {
                         {
-                            _io.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Little, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_positions = crate::rt::field(
+        let _p_positions = ::meshspec_runtime::field(
             "positions",
             || {
                 let _at = _io.pos();
@@ -11884,14 +12857,16 @@ impl crate::rt::Codec for MorphChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_normals = crate::rt::field(
+        let _p_normals = ::meshspec_runtime::field(
             "normals",
             || {
                 let _at = _io.pos();
@@ -11908,14 +12883,16 @@ impl crate::rt::Codec for MorphChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_uvs = crate::rt::field(
+        let _p_uvs = ::meshspec_runtime::field(
             "uvs",
             || {
                 let _at = _io.pos();
@@ -11935,7 +12912,9 @@ impl crate::rt::Codec for MorphChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11945,7 +12924,7 @@ impl crate::rt::Codec for MorphChannel {
         Ok(
             if L {
                 Some(MorphChannelPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -11960,23 +12939,23 @@ impl crate::rt::Codec for MorphChannel {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let MorphChannelRef { id, class, unknown_0x8, positions, normals, uvs, .. } = view;
         let _start = at.span().start;
         {
             let _place = at.id();
-            let said = (|| -> crate::rt::Result<
+            let said = (|| -> ::meshspec_runtime::Result<
                 ::std::option::Option<(::std::string::String, ::std::string::String)>,
             > {
-                if (crate::rt::Int::int(&id) != (0i128)) {
+                if (::meshspec_runtime::Int::int(&id) != (0i128)) {
                     return Ok(None);
                 }
                 Ok(
                     Some((
                         ::std::string::String::from("id != 0"),
-                        ::std::format!("{}", crate ::rt::Int::int(& id)),
+                        ::std::format!("{}", ::meshspec_runtime::Int::int(& id)),
                     )),
                 )
             })();
@@ -11992,21 +12971,23 @@ impl crate::rt::Codec for MorphChannel {
     fn size_hint(&self) -> usize {
         let MorphChannel { id, class, unknown_0x8, positions, normals, uvs, .. } = self;
         0usize + 4usize + 4usize + 4usize
-            + <Float3Run as crate::rt::Codec>::size_hint(positions)
-            + <Float3Run as crate::rt::Codec>::size_hint(normals)
-            + <Float2Run as crate::rt::Codec>::size_hint(uvs)
+            + <Float3Run as ::meshspec_runtime::Codec>::size_hint(positions)
+            + <Float3Run as ::meshspec_runtime::Codec>::size_hint(normals)
+            + <Float2Run as ::meshspec_runtime::Codec>::size_hint(uvs)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "morph_channel",
         doc: "One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute\npositions, its normals and its UVs.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Proven),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "id",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("id"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("0"),
                 evidence: ::std::option::Option::Some("not 0 on any channel"),
                 reading: ::std::option::Option::None,
@@ -12016,11 +12997,13 @@ impl crate::rt::Codec for MorphChannel {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("class"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Proven,
+                ),
                 offset: ::std::option::Option::Some("4"),
                 evidence: ::std::option::Option::Some("every channel"),
                 reading: ::std::option::Option::None,
@@ -12030,11 +13013,13 @@ impl crate::rt::Codec for MorphChannel {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x8",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("unknown"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::Some("8"),
                 evidence: ::std::option::Option::Some("hash-like values"),
                 reading: ::std::option::Option::None,
@@ -12044,11 +13029,13 @@ impl crate::rt::Codec for MorphChannel {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "positions",
                 ty: "float3_run",
                 orig_id: ::std::option::Option::Some("positions"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("12"),
                 evidence: ::std::option::Option::Some(
                     "equal bit for bit to compiled stream k + 1 on 369 of 375 channels",
@@ -12056,8 +13043,8 @@ impl crate::rt::Codec for MorphChannel {
                 reading: ::std::option::Option::None,
                 doc: "The morph target's absolute positions, one per vertex of the SubMesh.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -12067,18 +13054,20 @@ impl crate::rt::Codec for MorphChannel {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "normals",
                 ty: "float3_run",
                 orig_id: ::std::option::Option::Some("normals"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some("16 + 12 * positions.items.size"),
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The morph target's normals.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -12088,11 +13077,13 @@ impl crate::rt::Codec for MorphChannel {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "uvs",
                 ty: "float2_run",
                 orig_id: ::std::option::Option::Some("UVs"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::Some(
                     "20 + 12 * positions.items.size + 12 * normals.items.size",
                 ),
@@ -12102,8 +13093,8 @@ impl crate::rt::Codec for MorphChannel {
                 reading: ::std::option::Option::None,
                 doc: "The morph target's UVs. The document's offset 20 + 24n assumes n positions and n\nnormals; it is written with the two runs' own counts.\n",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float2Run as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float2Run as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -12115,46 +13106,46 @@ impl crate::rt::Codec for MorphChannel {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MorphChannelRef { id, class, unknown_0x8, positions, normals, uvs, .. } = view;
         let _all = _vis.proven_leaves();
         if _all {
             let _x = id;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _all {
             let _x = class;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x8;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
                 let _x = positions;
-                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float3Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             {
                 let _x = normals;
-                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float3Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             {
                 let _x = uvs;
-                <Float2Run as crate::rt::Codec>::visit(_x, _vis)
+                <Float2Run as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MorphChannel, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MorphChannel, ENDIAN);
 impl MorphChannelRef<'_> {
     /// The owned [`MorphChannel`] (copies every view).
     pub fn own(&self) -> MorphChannel {
@@ -12168,118 +13159,136 @@ impl MorphChannelRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MorphChannelPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MorphChannelPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MorphChannelPos> {
+/// The places of the fields of a [`MorphChannel`]: `rt::Place`'s accessors for [`MorphChannelPos`].
+pub trait MorphChannelPlace {
     /// The place of `id`.
-    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `class`.
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x8`.
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `positions`.
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos>;
+    /// The place of `normals`.
+    fn normals(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos>;
+    /// The place of `uvs`.
+    fn uvs(&self) -> ::meshspec_runtime::Place<'_, Float2RunPos>;
+}
+impl MorphChannelPlace for ::meshspec_runtime::Place<'_, MorphChannelPos> {
+    #[inline]
+    fn id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("id", &self.get().id)
     }
-    /// The place of `class`.
-    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn class(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("class", &self.get().class)
     }
-    /// The place of `unknown_0x8`.
-    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x8(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x8", &self.get().unknown_0x8)
     }
-    /// The place of `positions`.
-    pub fn positions(&self) -> crate::rt::Place<'_, Float3RunPos> {
+    #[inline]
+    fn positions(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos> {
         self.field("positions", &self.get().positions)
     }
-    /// The place of `normals`.
-    pub fn normals(&self) -> crate::rt::Place<'_, Float3RunPos> {
+    #[inline]
+    fn normals(&self) -> ::meshspec_runtime::Place<'_, Float3RunPos> {
         self.field("normals", &self.get().normals)
     }
-    /// The place of `uvs`.
-    pub fn uvs(&self) -> crate::rt::Place<'_, Float2RunPos> {
+    #[inline]
+    fn uvs(&self) -> ::meshspec_runtime::Place<'_, Float2RunPos> {
         self.field("uvs", &self.get().uvs)
     }
 }
-impl crate::rt::Walk for MorphChannelPos {
+impl ::meshspec_runtime::Walk for MorphChannelPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MorphChannel as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MorphChannel as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("id")),
             |path| {
                 let p = &self.id;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class")),
             |path| {
                 let p = &self.class;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
             |path| {
                 let p = &self.unknown_0x8;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
             |path| {
                 let p = &self.positions;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
             |path| {
                 let p = &self.normals;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uvs")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("uvs")),
             |path| {
                 let p = &self.uvs;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MorphChannel as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.positions), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.normals), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.uvs), &_f[5usize]);
+        let _f = <MorphChannel as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.id), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.class), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.positions), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.normals), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.uvs), &_f[5usize]);
     }
 }
-impl crate::rt::Root for MorphChannel {
+impl ::meshspec_runtime::Root for MorphChannel {
     const ID: &'static str = "sws-morph-channel";
     const ROOT: &'static str = "morph_channel";
     const DESCRIPTION: &'static str = "One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute positions, its normals and its UVs.";
@@ -12287,11 +13296,15 @@ impl crate::rt::Root for MorphChannel {
     const UNKNOWN: &'static [&'static str] = &["unknown_0x8"];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[MorphChannel::REL_ID_NOT_ZERO];
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
+        MorphChannel::REL_ID_NOT_ZERO,
+    ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (4u64, &[84u8, 87u8, 12u8, 231u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -12299,7 +13312,14 @@ impl crate::rt::Root for MorphChannel {
 /// A run of u8 - a u32 count and that many bytes.
 ///
 /// Type `u8_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct U8Run {
@@ -12317,17 +13337,17 @@ pub struct U8RunRef<'a> {
     /// See [`U8Run::num_items`].
     pub num_items: u32,
     /// See [`U8Run::items`].
-    pub items: crate::rt::Nums<'a, u8>,
+    pub items: ::meshspec_runtime::Nums<'a, u8>,
 }
 /// Where each field of a [`U8Run`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct U8RunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Strided<crate::rt::Span>,
+    pub items: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl U8Run {
     /// Where `num_items` starts, from the start of the type.
@@ -12335,42 +13355,43 @@ impl U8Run {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for U8Run {
+impl ::meshspec_runtime::Codec for U8Run {
     type Args = ();
     type Ref<'a> = U8RunRef<'a>;
     type Pos = U8RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                    let _v = _io.nums::<u8>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 1u64, _n as usize))
                 })
             },
         )?;
@@ -12378,7 +13399,7 @@ impl crate::rt::Codec for U8Run {
             U8RunRef { num_items, items },
             if L {
                 Some(U8RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12392,40 +13413,40 @@ impl crate::rt::Codec for U8Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let U8Run { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    _io.prims(::binrw::Endian::Little, items);
-                    crate::rt::Strided::new(_at, 1u64, items.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, items);
+                    ::meshspec_runtime::Strided::new(_at, 1u64, items.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(U8RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12442,13 +13463,13 @@ impl crate::rt::Codec for U8Run {
                 _l.iter().map(|_x| 1usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "u8_run",
         doc: "A run of u8 - a u32 count and that many bytes.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -12462,7 +13483,7 @@ impl crate::rt::Codec for U8Run {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "u1[]",
                 orig_id: ::std::option::Option::None,
@@ -12478,12 +13499,12 @@ impl crate::rt::Codec for U8Run {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let U8RunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -12492,14 +13513,14 @@ impl crate::rt::Codec for U8Run {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(U8Run, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(U8Run, ENDIAN);
 impl U8RunRef<'_> {
     /// The owned [`U8Run`] (copies every view).
     pub fn own(&self) -> U8Run {
@@ -12509,60 +13530,77 @@ impl U8RunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for U8RunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for U8RunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, U8RunPos> {
+/// The places of the fields of a [`U8Run`]: `rt::Place`'s accessors for [`U8RunPos`].
+pub trait U8RunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl U8RunPlace for ::meshspec_runtime::Place<'_, U8RunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for U8RunPos {
+impl ::meshspec_runtime::Walk for U8RunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <U8Run as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <U8Run as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -12571,17 +13609,27 @@ impl crate::rt::Walk for U8RunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <U8Run as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <U8Run as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of u16 - a u32 count and that many values.
 ///
 /// Type `u16_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct U16Run {
@@ -12599,17 +13647,17 @@ pub struct U16RunRef<'a> {
     /// See [`U16Run::num_items`].
     pub num_items: u32,
     /// See [`U16Run::items`].
-    pub items: crate::rt::Nums<'a, u16>,
+    pub items: ::meshspec_runtime::Nums<'a, u16>,
 }
 /// Where each field of a [`U16Run`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct U16RunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Strided<crate::rt::Span>,
+    pub items: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl U16Run {
     /// Where `num_items` starts, from the start of the type.
@@ -12617,42 +13665,43 @@ impl U16Run {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for U16Run {
+impl ::meshspec_runtime::Codec for U16Run {
     type Args = ();
     type Ref<'a> = U16RunRef<'a>;
     type Pos = U16RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                    let _v = _io.nums::<u16>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 2u64, _n as usize))
                 })
             },
         )?;
@@ -12660,7 +13709,7 @@ impl crate::rt::Codec for U16Run {
             U16RunRef { num_items, items },
             if L {
                 Some(U16RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12674,40 +13723,40 @@ impl crate::rt::Codec for U16Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let U16Run { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    _io.prims(::binrw::Endian::Little, items);
-                    crate::rt::Strided::new(_at, 2u64, items.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, items);
+                    ::meshspec_runtime::Strided::new(_at, 2u64, items.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(U16RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12724,13 +13773,13 @@ impl crate::rt::Codec for U16Run {
                 _l.iter().map(|_x| 2usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "u16_run",
         doc: "A run of u16 - a u32 count and that many values.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -12744,7 +13793,7 @@ impl crate::rt::Codec for U16Run {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "u2[]",
                 orig_id: ::std::option::Option::None,
@@ -12760,12 +13809,12 @@ impl crate::rt::Codec for U16Run {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let U16RunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -12774,14 +13823,14 @@ impl crate::rt::Codec for U16Run {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(U16Run, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(U16Run, ENDIAN);
 impl U16RunRef<'_> {
     /// The owned [`U16Run`] (copies every view).
     pub fn own(&self) -> U16Run {
@@ -12791,60 +13840,77 @@ impl U16RunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for U16RunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for U16RunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, U16RunPos> {
+/// The places of the fields of a [`U16Run`]: `rt::Place`'s accessors for [`U16RunPos`].
+pub trait U16RunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl U16RunPlace for ::meshspec_runtime::Place<'_, U16RunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for U16RunPos {
+impl ::meshspec_runtime::Walk for U16RunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <U16Run as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <U16Run as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -12853,17 +13919,27 @@ impl crate::rt::Walk for U16RunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <U16Run as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <U16Run as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of u32 - a u32 count and that many values.
 ///
 /// Type `u32_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct U32Run {
@@ -12881,17 +13957,17 @@ pub struct U32RunRef<'a> {
     /// See [`U32Run::num_items`].
     pub num_items: u32,
     /// See [`U32Run::items`].
-    pub items: crate::rt::Nums<'a, u32>,
+    pub items: ::meshspec_runtime::Nums<'a, u32>,
 }
 /// Where each field of a [`U32Run`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct U32RunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Strided<crate::rt::Span>,
+    pub items: ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
 }
 impl U32Run {
     /// Where `num_items` starts, from the start of the type.
@@ -12899,42 +13975,43 @@ impl U32Run {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for U32Run {
+impl ::meshspec_runtime::Codec for U32Run {
     type Args = ();
     type Ref<'a> = U32RunRef<'a>;
     type Pos = U32RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                    let _v = _io.nums::<u32>(_n, ::meshspec_runtime::Endian::Little)?;
+                    (_v, ::meshspec_runtime::Strided::new(_at, 4u64, _n as usize))
                 })
             },
         )?;
@@ -12942,7 +14019,7 @@ impl crate::rt::Codec for U32Run {
             U32RunRef { num_items, items },
             if L {
                 Some(U32RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12956,40 +14033,40 @@ impl crate::rt::Codec for U32Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let U32Run { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    _io.prims(::binrw::Endian::Little, items);
-                    crate::rt::Strided::new(_at, 4u64, items.len())
+                    _io.prims(::meshspec_runtime::Endian::Little, items);
+                    ::meshspec_runtime::Strided::new(_at, 4u64, items.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(U32RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13006,13 +14083,13 @@ impl crate::rt::Codec for U32Run {
                 _l.iter().map(|_x| 4usize).sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "u32_run",
         doc: "A run of u32 - a u32 count and that many values.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -13026,7 +14103,7 @@ impl crate::rt::Codec for U32Run {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "u4[]",
                 orig_id: ::std::option::Option::None,
@@ -13042,12 +14119,12 @@ impl crate::rt::Codec for U32Run {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let U32RunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13056,14 +14133,14 @@ impl crate::rt::Codec for U32Run {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(U32Run, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(U32Run, ENDIAN);
 impl U32RunRef<'_> {
     /// The owned [`U32Run`] (copies every view).
     pub fn own(&self) -> U32Run {
@@ -13073,60 +14150,77 @@ impl U32RunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for U32RunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for U32RunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, U32RunPos> {
+/// The places of the fields of a [`U32Run`]: `rt::Place`'s accessors for [`U32RunPos`].
+pub trait U32RunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >;
+}
+impl U32RunPlace for ::meshspec_runtime::Place<'_, U32RunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    > {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for U32RunPos {
+impl ::meshspec_runtime::Walk for U32RunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <U32Run as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <U32Run as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !false,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -13135,17 +14229,27 @@ impl crate::rt::Walk for U32RunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <U32Run as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <U32Run as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of float2 - a u32 count and that many pairs of f32.
 ///
 /// Type `float2_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float2Run {
@@ -13163,17 +14267,17 @@ pub struct Float2RunRef<'a> {
     /// See [`Float2Run::num_items`].
     pub num_items: u32,
     /// See [`Float2Run::items`].
-    pub items: crate::rt::Blocks<'a, Float2>,
+    pub items: ::meshspec_runtime::Blocks<'a, Float2>,
 }
 /// Where each field of a [`Float2Run`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Float2RunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Strided<Float2Pos>,
+    pub items: ::meshspec_runtime::Strided<Float2Pos>,
 }
 impl Float2Run {
     /// Where `num_items` starts, from the start of the type.
@@ -13181,42 +14285,43 @@ impl Float2Run {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for Float2Run {
+impl ::meshspec_runtime::Codec for Float2Run {
     type Args = ();
     type Ref<'a> = Float2RunRef<'a>;
     type Pos = Float2RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
                     let _v = _io.blocks::<Float2>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 8u64, _n as usize))
                 })
             },
         )?;
@@ -13224,7 +14329,7 @@ impl crate::rt::Codec for Float2Run {
             Float2RunRef { num_items, items },
             if L {
                 Some(Float2RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13238,40 +14343,40 @@ impl crate::rt::Codec for Float2Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Float2Run { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
                     _io.blocks(items)?;
-                    crate::rt::Strided::new(_at, 8u64, items.len())
+                    ::meshspec_runtime::Strided::new(_at, 8u64, items.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(Float2RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13286,17 +14391,17 @@ impl crate::rt::Codec for Float2Run {
             + {
                 let _l = items;
                 _l.iter()
-                    .map(|_x| <Float2 as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <Float2 as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "float2_run",
         doc: "A run of float2 - a u32 count and that many pairs of f32.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -13310,7 +14415,7 @@ impl crate::rt::Codec for Float2Run {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "float2[]",
                 orig_id: ::std::option::Option::None,
@@ -13320,8 +14425,8 @@ impl crate::rt::Codec for Float2Run {
                 reading: ::std::option::Option::None,
                 doc: "The values.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float2 as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float2 as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -13333,12 +14438,12 @@ impl crate::rt::Codec for Float2Run {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Float2RunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13347,14 +14452,14 @@ impl crate::rt::Codec for Float2Run {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <Float2 as crate::rt::Codec>::visit(&_e, _vis);
+                    <Float2 as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Float2Run, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Float2Run, ENDIAN);
 impl Float2RunRef<'_> {
     /// The owned [`Float2Run`] (copies every view).
     pub fn own(&self) -> Float2Run {
@@ -13364,60 +14469,71 @@ impl Float2RunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for Float2RunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for Float2RunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, Float2RunPos> {
+/// The places of the fields of a [`Float2Run`]: `rt::Place`'s accessors for [`Float2RunPos`].
+pub trait Float2RunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<Float2Pos>>;
+}
+impl Float2RunPlace for ::meshspec_runtime::Place<'_, Float2RunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<Float2Pos>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<Float2Pos>> {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for Float2RunPos {
+impl ::meshspec_runtime::Walk for Float2RunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Float2Run as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Float2Run as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -13426,17 +14542,27 @@ impl crate::rt::Walk for Float2RunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Float2Run as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <Float2Run as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of float3 - a u32 count and that many triples of f32.
 ///
 /// Type `float3_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float3Run {
@@ -13454,17 +14580,17 @@ pub struct Float3RunRef<'a> {
     /// See [`Float3Run::num_items`].
     pub num_items: u32,
     /// See [`Float3Run::items`].
-    pub items: crate::rt::Blocks<'a, Float3>,
+    pub items: ::meshspec_runtime::Blocks<'a, Float3>,
 }
 /// Where each field of a [`Float3Run`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Float3RunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Strided<Float3Pos>,
+    pub items: ::meshspec_runtime::Strided<Float3Pos>,
 }
 impl Float3Run {
     /// Where `num_items` starts, from the start of the type.
@@ -13472,42 +14598,43 @@ impl Float3Run {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for Float3Run {
+impl ::meshspec_runtime::Codec for Float3Run {
     type Args = ();
     type Ref<'a> = Float3RunRef<'a>;
     type Pos = Float3RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
                     let _v = _io.blocks::<Float3>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 12u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 12u64, _n as usize))
                 })
             },
         )?;
@@ -13515,7 +14642,7 @@ impl crate::rt::Codec for Float3Run {
             Float3RunRef { num_items, items },
             if L {
                 Some(Float3RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13529,40 +14656,40 @@ impl crate::rt::Codec for Float3Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Float3Run { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
                     _io.blocks(items)?;
-                    crate::rt::Strided::new(_at, 12u64, items.len())
+                    ::meshspec_runtime::Strided::new(_at, 12u64, items.len())
                 })
             },
         )?;
         Ok(
             if L {
                 Some(Float3RunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13577,17 +14704,17 @@ impl crate::rt::Codec for Float3Run {
             + {
                 let _l = items;
                 _l.iter()
-                    .map(|_x| <Float3 as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <Float3 as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "float3_run",
         doc: "A run of float3 - a u32 count and that many triples of f32.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -13601,7 +14728,7 @@ impl crate::rt::Codec for Float3Run {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "float3[]",
                 orig_id: ::std::option::Option::None,
@@ -13611,8 +14738,8 @@ impl crate::rt::Codec for Float3Run {
                 reading: ::std::option::Option::None,
                 doc: "The values.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Float3 as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Float3 as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -13624,12 +14751,12 @@ impl crate::rt::Codec for Float3Run {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Float3RunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13638,14 +14765,14 @@ impl crate::rt::Codec for Float3Run {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <Float3 as crate::rt::Codec>::visit(&_e, _vis);
+                    <Float3 as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Float3Run, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Float3Run, ENDIAN);
 impl Float3RunRef<'_> {
     /// The owned [`Float3Run`] (copies every view).
     pub fn own(&self) -> Float3Run {
@@ -13655,60 +14782,71 @@ impl Float3RunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for Float3RunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for Float3RunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, Float3RunPos> {
+/// The places of the fields of a [`Float3Run`]: `rt::Place`'s accessors for [`Float3RunPos`].
+pub trait Float3RunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<Float3Pos>>;
+}
+impl Float3RunPlace for ::meshspec_runtime::Place<'_, Float3RunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<Float3Pos>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<Float3Pos>> {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for Float3RunPos {
+impl ::meshspec_runtime::Walk for Float3RunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Float3Run as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Float3Run as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -13717,17 +14855,27 @@ impl crate::rt::Walk for Float3RunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Float3Run as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <Float3Run as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of UVChannels - a u32 count and that many UVChannel objects.
 ///
 /// Type `uv_channel_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UvChannelRun {
@@ -13751,11 +14899,11 @@ pub struct UvChannelRunRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UvChannelRunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Each<UvChannelPos>,
+    pub items: ::meshspec_runtime::Each<UvChannelPos>,
 }
 impl UvChannelRun {
     /// Where `num_items` starts, from the start of the type.
@@ -13763,51 +14911,52 @@ impl UvChannelRun {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for UvChannelRun {
+impl ::meshspec_runtime::Codec for UvChannelRun {
     type Args = ();
     type Ref<'a> = UvChannelRunRef<'a>;
     type Pos = UvChannelRunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
-                    _io.room(_n, <UvChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <UvChannel as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <UvChannel as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <UvChannel as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -13820,8 +14969,8 @@ impl crate::rt::Codec for UvChannelRun {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -13835,7 +14984,7 @@ impl crate::rt::Codec for UvChannelRun {
             },
             if L {
                 Some(UvChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13849,27 +14998,27 @@ impl crate::rt::Codec for UvChannelRun {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let UvChannelRun { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
@@ -13878,11 +15027,13 @@ impl crate::rt::Codec for UvChannelRun {
                         if L { items.len() } else { 0 },
                     );
                     for (_i, _v) in items.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -13891,8 +15042,8 @@ impl crate::rt::Codec for UvChannelRun {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -13901,7 +15052,7 @@ impl crate::rt::Codec for UvChannelRun {
         Ok(
             if L {
                 Some(UvChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13916,17 +15067,17 @@ impl crate::rt::Codec for UvChannelRun {
             + {
                 let _l = items;
                 _l.iter()
-                    .map(|_x| <UvChannel as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <UvChannel as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "uv_channel_run",
         doc: "A run of UVChannels - a u32 count and that many UVChannel objects.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -13940,7 +15091,7 @@ impl crate::rt::Codec for UvChannelRun {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "uv_channel[]",
                 orig_id: ::std::option::Option::None,
@@ -13950,8 +15101,8 @@ impl crate::rt::Codec for UvChannelRun {
                 reading: ::std::option::Option::None,
                 doc: "The channels.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <UvChannel as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <UvChannel as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -13963,12 +15114,12 @@ impl crate::rt::Codec for UvChannelRun {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let UvChannelRunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13977,14 +15128,14 @@ impl crate::rt::Codec for UvChannelRun {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <UvChannel as crate::rt::Codec>::visit(_e, _vis);
+                    <UvChannel as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(UvChannelRun, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(UvChannelRun, ENDIAN);
 impl UvChannelRunRef<'_> {
     /// The owned [`UvChannelRun`] (copies every view).
     pub fn own(&self) -> UvChannelRun {
@@ -13994,60 +15145,71 @@ impl UvChannelRunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for UvChannelRunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for UvChannelRunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, UvChannelRunPos> {
+/// The places of the fields of a [`UvChannelRun`]: `rt::Place`'s accessors for [`UvChannelRunPos`].
+pub trait UvChannelRunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<UvChannelPos>>;
+}
+impl UvChannelRunPlace for ::meshspec_runtime::Place<'_, UvChannelRunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<UvChannelPos>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<UvChannelPos>> {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for UvChannelRunPos {
+impl ::meshspec_runtime::Walk for UvChannelRunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <UvChannelRun as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <UvChannelRun as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -14056,17 +15218,27 @@ impl crate::rt::Walk for UvChannelRunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <UvChannelRun as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <UvChannelRun as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of MorphChannels - a u32 count and that many MorphChannel objects.
 ///
 /// Type `morph_channel_run` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MorphChannelRun {
@@ -14090,11 +15262,11 @@ pub struct MorphChannelRunRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MorphChannelRunPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_items` lies.
-    pub num_items: crate::rt::Span,
+    pub num_items: ::meshspec_runtime::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Each<MorphChannelPos>,
+    pub items: ::meshspec_runtime::Each<MorphChannelPos>,
 }
 impl MorphChannelRun {
     /// Where `num_items` starts, from the start of the type.
@@ -14102,51 +15274,52 @@ impl MorphChannelRun {
     /// Where `items` starts, from the start of the type.
     pub const OFFSET_ITEMS: u64 = 4;
 }
-impl crate::rt::Codec for MorphChannelRun {
+impl ::meshspec_runtime::Codec for MorphChannelRun {
     type Args = ();
     type Ref<'a> = MorphChannelRunRef<'a>;
     type Pos = MorphChannelRunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_items, _p_num_items) = crate::rt::field(
+        let (num_items, _p_num_items) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<u32>(::meshspec_runtime::Endian::Little, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (items, _p_items) = crate::rt::field(
+        let (items, _p_items) = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_items),
+                        ::meshspec_runtime::Int::int(&num_items),
                         "count",
                     )?;
-                    _io.room(_n, <MorphChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MorphChannel as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <MorphChannel as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <MorphChannel as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -14159,8 +15332,8 @@ impl crate::rt::Codec for MorphChannelRun {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -14174,7 +15347,7 @@ impl crate::rt::Codec for MorphChannelRun {
             },
             if L {
                 Some(MorphChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -14188,27 +15361,27 @@ impl crate::rt::Codec for MorphChannelRun {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let MorphChannelRun { num_items: _, items } = self;
-        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+        let (num_items, _p_num_items): (u32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_items",
             || {
                 let _at = _io.pos();
-                let _v: u32 = crate::rt::output::fit(
+                let _v: u32 = ::meshspec_runtime::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _io.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Little, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_items = crate::rt::field(
+        let _p_items = ::meshspec_runtime::field(
             "items",
             || {
                 let _at = _io.pos();
@@ -14217,11 +15390,13 @@ impl crate::rt::Codec for MorphChannelRun {
                         if L { items.len() } else { 0 },
                     );
                     for (_i, _v) in items.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -14230,8 +15405,8 @@ impl crate::rt::Codec for MorphChannelRun {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -14240,7 +15415,7 @@ impl crate::rt::Codec for MorphChannelRun {
         Ok(
             if L {
                 Some(MorphChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -14251,8 +15426,8 @@ impl crate::rt::Codec for MorphChannelRun {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let MorphChannelRunRef { num_items, items, .. } = view;
         let _start = at.span().start;
@@ -14261,7 +15436,7 @@ impl crate::rt::Codec for MorphChannelRun {
             let _place = at.items();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <MorphChannel as crate::rt::Codec>::checks(_v, &_place, out);
+                <MorphChannel as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -14271,17 +15446,17 @@ impl crate::rt::Codec for MorphChannelRun {
             + {
                 let _l = items;
                 _l.iter()
-                    .map(|_x| <MorphChannel as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <MorphChannel as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "morph_channel_run",
         doc: "A run of MorphChannels - a u32 count and that many MorphChannel objects.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_items",
                 ty: "u4",
                 orig_id: ::std::option::Option::None,
@@ -14295,7 +15470,7 @@ impl crate::rt::Codec for MorphChannelRun {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "items",
                 ty: "morph_channel[]",
                 orig_id: ::std::option::Option::None,
@@ -14305,8 +15480,8 @@ impl crate::rt::Codec for MorphChannelRun {
                 reading: ::std::option::Option::None,
                 doc: "The channels.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <MorphChannel as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <MorphChannel as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -14318,12 +15493,12 @@ impl crate::rt::Codec for MorphChannelRun {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MorphChannelRunRef { num_items, items, .. } = view;
         {
             let _x = num_items;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -14332,14 +15507,14 @@ impl crate::rt::Codec for MorphChannelRun {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <MorphChannel as crate::rt::Codec>::visit(_e, _vis);
+                    <MorphChannel as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(MorphChannelRun, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(MorphChannelRun, ENDIAN);
 impl MorphChannelRunRef<'_> {
     /// The owned [`MorphChannelRun`] (copies every view).
     pub fn own(&self) -> MorphChannelRun {
@@ -14349,60 +15524,71 @@ impl MorphChannelRunRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MorphChannelRunPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MorphChannelRunPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MorphChannelRunPos> {
+/// The places of the fields of a [`MorphChannelRun`]: `rt::Place`'s accessors for [`MorphChannelRunPos`].
+pub trait MorphChannelRunPlace {
     /// The place of `num_items`.
-    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `items`.
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<MorphChannelPos>>;
+}
+impl MorphChannelRunPlace for ::meshspec_runtime::Place<'_, MorphChannelRunPos> {
+    #[inline]
+    fn num_items(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_items", &self.get().num_items)
     }
-    /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<MorphChannelPos>> {
+    #[inline]
+    fn items(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<MorphChannelPos>> {
         self.field("items", &self.get().items)
     }
 }
-impl crate::rt::Walk for MorphChannelRunPos {
+impl ::meshspec_runtime::Walk for MorphChannelRunPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <MorphChannelRun as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <MorphChannelRun as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
             |path| {
                 let p = &self.num_items;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("items")),
             |path| {
                 let p = &self.items;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -14411,36 +15597,46 @@ impl crate::rt::Walk for MorphChannelRunPos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <MorphChannelRun as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+        let _f = <MorphChannelRun as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// Two f32.
 ///
 /// Type `float2` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float2 {
     /// The first value.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub u: f32,
     /// The second value.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub v: f32,
 }
 /// Where each field of a [`Float2`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Float2Pos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `u` lies.
-    pub u: crate::rt::Span,
+    pub u: ::meshspec_runtime::Span,
     /// Where `v` lies.
-    pub v: crate::rt::Span,
+    pub v: ::meshspec_runtime::Span,
 }
 impl Float2 {
     /// The bytes every value of this type takes.
@@ -14450,72 +15646,82 @@ impl Float2 {
     /// Where `v` starts, from the start of the type.
     pub const OFFSET_V: u64 = 4;
 }
-impl crate::rt::pod::Block for Float2 {
+impl ::meshspec_runtime::pod::Block for Float2 {
     const SIZE: usize = 8usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let u = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
-        let v = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let u = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+        let v = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 4usize, ::meshspec_runtime::Endian::Little);
         Self { u, v }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { u, v } = self;
-        crate::rt::pod::set::<f32>(_b, 0usize, *u, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 4usize, *v, ::binrw::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 0usize, *u, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 4usize, *v, ::meshspec_runtime::Endian::Little);
         Ok(())
     }
 }
-impl crate::rt::Codec for Float2 {
+impl ::meshspec_runtime::Codec for Float2 {
     type Args = ();
     type Ref<'a> = Float2;
     type Pos = Float2Pos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 8u64 {
             let _b = _io.take(8u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<Float2Pos as crate::rt::Fixed>::at(_start, 8u64))
+                    Some(<Float2Pos as ::meshspec_runtime::Fixed>::at(_start, 8u64))
                 } else {
                     None
                 },
             ));
         }
-        let (u, _p_u) = crate::rt::field(
+        let (u, _p_u) = ::meshspec_runtime::field(
             "u",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (v, _p_v) = crate::rt::field(
+        let (v, _p_v) = ::meshspec_runtime::field(
             "v",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -14525,7 +15731,7 @@ impl crate::rt::Codec for Float2 {
             Float2 { u, v },
             if L {
                 Some(Float2Pos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     u: _p_u,
                     v: _p_v,
                 })
@@ -14539,17 +15745,17 @@ impl crate::rt::Codec for Float2 {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 8usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<Float2Pos as crate::rt::Fixed>::at(_start, 8u64))
+                Some(<Float2Pos as ::meshspec_runtime::Fixed>::at(_start, 8u64))
             } else {
                 None
             },
@@ -14558,13 +15764,13 @@ impl crate::rt::Codec for Float2 {
     fn size_hint(&self) -> usize {
         8usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "float2",
         doc: "Two f32.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "u",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -14578,7 +15784,7 @@ impl crate::rt::Codec for Float2 {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "v",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -14594,112 +15800,135 @@ impl crate::rt::Codec for Float2 {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Float2 { u, v, .. } = view;
         {
             let _x = u;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = v;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Float2, ENDIAN);
-impl crate::rt::Spanned for Float2Pos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(Float2, ENDIAN);
+impl ::meshspec_runtime::Spanned for Float2Pos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for Float2Pos {
+impl ::meshspec_runtime::Fixed for Float2Pos {
     fn at(start: u64, _size: u64) -> Self {
         Float2Pos {
-            _span: crate::rt::Span::new(start, start + 8u64),
-            u: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
-            v: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            _span: ::meshspec_runtime::Span::new(start, start + 8u64),
+            u: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            v: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                4u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, Float2Pos> {
+/// The places of the fields of a [`Float2`]: `rt::Place`'s accessors for [`Float2Pos`].
+pub trait Float2Place {
     /// The place of `u`.
-    pub fn u(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn u(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `v`.
+    fn v(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl Float2Place for ::meshspec_runtime::Place<'_, Float2Pos> {
+    #[inline]
+    fn u(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("u", &self.get().u)
     }
-    /// The place of `v`.
-    pub fn v(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn v(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("v", &self.get().v)
     }
 }
-impl crate::rt::Walk for Float2Pos {
+impl ::meshspec_runtime::Walk for Float2Pos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Float2 as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Float2 as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("u")),
             |path| {
                 let p = &self.u;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("v")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("v")),
             |path| {
                 let p = &self.v;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Float2 as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.u), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.v), &_f[1usize]);
+        let _f = <Float2 as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.u), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.v), &_f[1usize]);
     }
 }
 /// Three f32.
 ///
 /// Type `float3` of `spec/sws_mesh.ksy`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float3 {
     /// The first value.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub x: f32,
     /// The second value.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub y: f32,
     /// The third value.
-    #[serde(with = "crate::rt::serde_as::float")]
+    #[serde(with = "::meshspec_runtime::serde_as::float")]
     pub z: f32,
 }
 /// Where each field of a [`Float3`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Float3Pos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `x` lies.
-    pub x: crate::rt::Span,
+    pub x: ::meshspec_runtime::Span,
     /// Where `y` lies.
-    pub y: crate::rt::Span,
+    pub y: ::meshspec_runtime::Span,
     /// Where `z` lies.
-    pub z: crate::rt::Span,
+    pub z: ::meshspec_runtime::Span,
 }
 impl Float3 {
     /// The bytes every value of this type takes.
@@ -14711,87 +15940,102 @@ impl Float3 {
     /// Where `z` starts, from the start of the type.
     pub const OFFSET_Z: u64 = 8;
 }
-impl crate::rt::pod::Block for Float3 {
+impl ::meshspec_runtime::pod::Block for Float3 {
     const SIZE: usize = 12usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        let x = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 0usize, ::meshspec_runtime::Endian::Little);
+        let y = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 4usize, ::meshspec_runtime::Endian::Little);
+        let z = ::meshspec_runtime::pod::get::<
+            f32,
+        >(_b, 8usize, ::meshspec_runtime::Endian::Little);
         Self { x, y, z }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { x, y, z } = self;
-        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 0usize, *x, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 4usize, *y, ::meshspec_runtime::Endian::Little);
+        ::meshspec_runtime::pod::set::<
+            f32,
+        >(_b, 8usize, *z, ::meshspec_runtime::Endian::Little);
         Ok(())
     }
 }
-impl crate::rt::Codec for Float3 {
+impl ::meshspec_runtime::Codec for Float3 {
     type Args = ();
     type Ref<'a> = Float3;
     type Pos = Float3Pos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 12u64 {
             let _b = _io.take(12u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+                    Some(<Float3Pos as ::meshspec_runtime::Fixed>::at(_start, 12u64))
                 } else {
                     None
                 },
             ));
         }
-        let (x, _p_x) = crate::rt::field(
+        let (x, _p_x) = ::meshspec_runtime::field(
             "x",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (y, _p_y) = crate::rt::field(
+        let (y, _p_y) = ::meshspec_runtime::field(
             "y",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (z, _p_z) = crate::rt::field(
+        let (z, _p_z) = ::meshspec_runtime::field(
             "z",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io
+                            .prim::<f32>(::meshspec_runtime::Endian::Little, "f4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -14801,7 +16045,7 @@ impl crate::rt::Codec for Float3 {
             Float3 { x, y, z },
             if L {
                 Some(Float3Pos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -14816,17 +16060,17 @@ impl crate::rt::Codec for Float3 {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 12usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+                Some(<Float3Pos as ::meshspec_runtime::Fixed>::at(_start, 12u64))
             } else {
                 None
             },
@@ -14835,13 +16079,13 @@ impl crate::rt::Codec for Float3 {
     fn size_hint(&self) -> usize {
         12usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "float3",
         doc: "Three f32.",
         confidence: ::std::option::Option::None,
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "x",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -14855,7 +16099,7 @@ impl crate::rt::Codec for Float3 {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "y",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -14869,7 +16113,7 @@ impl crate::rt::Codec for Float3 {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "z",
                 ty: "f4",
                 orig_id: ::std::option::Option::None,
@@ -14885,100 +16129,121 @@ impl crate::rt::Codec for Float3 {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Float3 { x, y, z, .. } = view;
         {
             let _x = x;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = y;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = z;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Float3, ENDIAN);
-impl crate::rt::Spanned for Float3Pos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(Float3, ENDIAN);
+impl ::meshspec_runtime::Spanned for Float3Pos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for Float3Pos {
+impl ::meshspec_runtime::Fixed for Float3Pos {
     fn at(start: u64, _size: u64) -> Self {
         Float3Pos {
-            _span: crate::rt::Span::new(start, start + 12u64),
-            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
-            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
-            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            _span: ::meshspec_runtime::Span::new(start, start + 12u64),
+            x: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            y: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                4u64,
+            ),
+            z: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 8u64,
+                4u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, Float3Pos> {
+/// The places of the fields of a [`Float3`]: `rt::Place`'s accessors for [`Float3Pos`].
+pub trait Float3Place {
     /// The place of `x`.
-    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn x(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `y`.
+    fn y(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `z`.
+    fn z(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl Float3Place for ::meshspec_runtime::Place<'_, Float3Pos> {
+    #[inline]
+    fn x(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("x", &self.get().x)
     }
-    /// The place of `y`.
-    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn y(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("y", &self.get().y)
     }
-    /// The place of `z`.
-    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn z(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("z", &self.get().z)
     }
 }
-impl crate::rt::Walk for Float3Pos {
+impl ::meshspec_runtime::Walk for Float3Pos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Float3 as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("x")),
             |path| {
                 let p = &self.x;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("y")),
             |path| {
                 let p = &self.y;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("z")),
             |path| {
                 let p = &self.z;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+        let _f = <Float3 as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.x), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.y), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.z), &_f[2usize]);
     }
 }

@@ -29,7 +29,7 @@
     clippy::useless_asref,
     clippy::erasing_op
 )]
-const ENDIAN: ::binrw::Endian = ::binrw::Endian::Big;
+const ENDIAN: ::meshspec_runtime::Endian = ::meshspec_runtime::Endian::Big;
 /// A UnityFS asset bundle: a header, the blocks info (a table of storage blocks and a directory
 /// of the files the bundle holds), and the storage blocks. Every number is big endian.
 ///
@@ -49,7 +49,14 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Big;
 ///
 ///
 /// Type `unity_bundle` of `spec/unity_bundle.ksy`. Observed (the five bundles of the shared corpus (format 6 from 2019.4.0, 7 from 2020.3.0, 8 from 2022.1.20), read and written back byte for byte)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UnityBundle {
@@ -63,33 +70,33 @@ pub struct UnityBundle {
     ///
     ///
     /// Documented as “(AlignStream(16))”, Observed (format 7 and 8 corpus bundles (3 bytes of zeros after a 29-byte header); UnityPy, AssetStudio and AssetRipper align from format 7).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub pad_header: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The compressed blocks info, when it follows the header (flag 0x80 clear); compression
     /// by `header.flags & 0x3F`, to `header.len_blocks_info` bytes.
     ///
     ///
     /// Documented as “BlocksInfo (compressed)”, Observed (LZ4HC in every corpus bundle).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub blocks_info: ::std::option::Option<::std::vec::Vec<u8>>,
     /// Padding to a multiple of 16 bytes before the storage blocks (flag 0x200), kept verbatim.
     ///
     /// Documented as “(BlockInfoNeedPaddingAtStart)”, Observed (the 2022.1 and 2023.1 corpus bundles (3 bytes of zeros); sourced from AssetRipper's BundleFlags (2020.3.34f1, 2021.3.2f1, 2022.1.1f1)).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub pad_blocks_info: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The storage blocks, one after another, each as long as its compressed size in the
     /// blocks info (the rest of the file).
     ///
     ///
     /// Documented as “(storage blocks)”, Observed (one LZMA block per corpus bundle).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub blocks: ::std::option::Option<::std::vec::Vec<u8>>,
     /// When the blocks info is at the end (flag 0x80): the storage blocks, then the compressed
     /// blocks info, which is the last `header.len_blocks_info_compressed` bytes of the file.
     ///
     ///
     /// Documented as “(storage blocks, then BlocksInfo)”, Sourced (UnityPy and AssetRipper (flag 0x80, kArchiveBlocksInfoAtTheEnd); no corpus bundle).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub blocks_and_blocks_info: ::std::option::Option<::std::vec::Vec<u8>>,
 }
 /// [`UnityBundle`] as read: numbers by value, blobs and lists as views of the input.
@@ -112,19 +119,19 @@ pub struct UnityBundleRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UnityBundlePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `header` lies.
     pub header: HeaderPos,
     /// Where `pad_header` lies.
-    pub pad_header: ::std::option::Option<crate::rt::Span>,
+    pub pad_header: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `blocks_info` lies.
-    pub blocks_info: ::std::option::Option<crate::rt::Span>,
+    pub blocks_info: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `pad_blocks_info` lies.
-    pub pad_blocks_info: ::std::option::Option<crate::rt::Span>,
+    pub pad_blocks_info: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `blocks` lies.
-    pub blocks: ::std::option::Option<crate::rt::Span>,
+    pub blocks: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `blocks_and_blocks_info` lies.
-    pub blocks_and_blocks_info: ::std::option::Option<crate::rt::Span>,
+    pub blocks_and_blocks_info: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl UnityBundle {
     /// Where `header` starts, from the start of the type.
@@ -136,11 +143,13 @@ impl UnityBundle {
     /// Observed (all five corpus bundles; AssetRipper's FileStreamBundleHeader.Size remark).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_LEN_FILE_IS_FILE_SIZE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEN_FILE_IS_FILE_SIZE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "len_file_is_file_size",
         owner: "unity_bundle",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// When the blocks info is at the end (flag 0x80), the bytes after the header and its
     /// padding hold at least the compressed blocks info.
@@ -149,11 +158,11 @@ impl UnityBundle {
     /// Sourced (UnityPy (read_fs reads the last len_blocks_info_compressed bytes of the file)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_BLOCKS_INFO_AT_END_FITS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_BLOCKS_INFO_AT_END_FITS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "blocks_info_at_end_fits",
         owner: "unity_bundle",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The compressed blocks info decompresses, by the header's compression, to exactly
     /// len_blocks_info bytes, which read as `unity-bundle-blocks-info` to their end.
@@ -162,11 +171,13 @@ impl UnityBundle {
     /// Observed (all five corpus bundles (LZ4HC)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_BLOCKS_INFO_DECOMPRESSES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_BLOCKS_INFO_DECOMPRESSES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "blocks_info_decompresses",
         owner: "unity_bundle",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The storage blocks take exactly their compressed sizes, one after another, from where
     /// the blocks follow the header (and its paddings), and each decompresses to exactly its
@@ -176,39 +187,41 @@ impl UnityBundle {
     /// Observed (all five corpus bundles (one LZMA block each)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_BLOCKS_DECOMPRESS: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_BLOCKS_DECOMPRESS: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "blocks_decompress",
         owner: "unity_bundle",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_LEN_FILE_IS_FILE_SIZE,
         Self::REL_BLOCKS_INFO_AT_END_FITS,
         Self::REL_BLOCKS_INFO_DECOMPRESSES,
         Self::REL_BLOCKS_DECOMPRESS,
     ];
 }
-impl crate::rt::Codec for UnityBundle {
+impl ::meshspec_runtime::Codec for UnityBundle {
     type Args = ();
     type Ref<'a> = UnityBundleRef<'a>;
     type Pos = UnityBundlePos;
     const MIN_SIZE: u64 = 34u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (header, _p_header) = crate::rt::field(
+        let (header, _p_header) = ::meshspec_runtime::field(
             "header",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Header as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Header as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -217,22 +230,25 @@ impl crate::rt::Codec for UnityBundle {
                 })
             },
         )?;
-        let (pad_header, _p_pad_header) = crate::rt::field(
+        let (pad_header, _p_pad_header) = ::meshspec_runtime::field(
             "pad_header",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) >= (7i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) >= (7i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            crate::rt::codec::rem(
+                                            ::meshspec_runtime::codec::rem(
                                                 ((16i128))
                                                     .wrapping_sub(
-                                                        crate::rt::codec::rem((_io.io_pos() as i128), (16i128)),
+                                                        ::meshspec_runtime::codec::rem(
+                                                            (_io.io_pos() as i128),
+                                                            (16i128),
+                                                        ),
                                                     ),
                                                 (16i128),
                                             ),
@@ -240,7 +256,7 @@ impl crate::rt::Codec for UnityBundle {
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -251,24 +267,28 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let (blocks_info, _p_blocks_info) = crate::rt::field(
+        let (blocks_info, _p_blocks_info) = ::meshspec_runtime::field(
             "blocks_info",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&header.flags) & (128i128)) == (0i128)) {
+                    if ((::meshspec_runtime::Int::int(&header.flags) & (128i128))
+                        == (0i128))
+                    {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            crate::rt::Int::int(&header.len_blocks_info_compressed),
+                                            ::meshspec_runtime::Int::int(
+                                                &header.len_blocks_info_compressed,
+                                            ),
                                             "size",
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -279,22 +299,27 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let (pad_blocks_info, _p_pad_blocks_info) = crate::rt::field(
+        let (pad_blocks_info, _p_pad_blocks_info) = ::meshspec_runtime::field(
             "pad_blocks_info",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&header.flags) & (512i128)) != (0i128)) {
+                    if ((::meshspec_runtime::Int::int(&header.flags) & (512i128))
+                        != (0i128))
+                    {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            crate::rt::codec::rem(
+                                            ::meshspec_runtime::codec::rem(
                                                 ((16i128))
                                                     .wrapping_sub(
-                                                        crate::rt::codec::rem((_io.io_pos() as i128), (16i128)),
+                                                        ::meshspec_runtime::codec::rem(
+                                                            (_io.io_pos() as i128),
+                                                            (16i128),
+                                                        ),
                                                     ),
                                                 (16i128),
                                             ),
@@ -302,7 +327,7 @@ impl crate::rt::Codec for UnityBundle {
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -313,16 +338,18 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let (blocks, _p_blocks) = crate::rt::field(
+        let (blocks, _p_blocks) = ::meshspec_runtime::field(
             "blocks",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&header.flags) & (128i128)) == (0i128)) {
+                    if ((::meshspec_runtime::Int::int(&header.flags) & (128i128))
+                        == (0i128))
+                    {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.rest();
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -333,16 +360,18 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let (blocks_and_blocks_info, _p_blocks_and_blocks_info) = crate::rt::field(
+        let (blocks_and_blocks_info, _p_blocks_and_blocks_info) = ::meshspec_runtime::field(
             "blocks_and_blocks_info",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&header.flags) & (128i128)) != (0i128)) {
+                    if ((::meshspec_runtime::Int::int(&header.flags) & (128i128))
+                        != (0i128))
+                    {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.rest();
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -364,7 +393,7 @@ impl crate::rt::Codec for UnityBundle {
             },
             if L {
                 Some(UnityBundlePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     header: _p_header,
                     pad_header: _p_pad_header,
                     blocks_info: _p_blocks_info,
@@ -382,9 +411,9 @@ impl crate::rt::Codec for UnityBundle {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let UnityBundle {
@@ -395,7 +424,7 @@ impl crate::rt::Codec for UnityBundle {
             blocks,
             blocks_and_blocks_info,
         } = self;
-        let _p_header = crate::rt::field(
+        let _p_header = ::meshspec_runtime::field(
             "header",
             || {
                 let _at = _io.pos();
@@ -404,31 +433,36 @@ impl crate::rt::Codec for UnityBundle {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_pad_header = crate::rt::field(
+        let _p_pad_header = ::meshspec_runtime::field(
             "pad_header",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) >= (7i128)),
+                        (::meshspec_runtime::Int::int(&header.version) >= (7i128)),
                         pad_header.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    let _n = crate::rt::input::count(
+                                    let _n = ::meshspec_runtime::input::count(
                                         _at,
-                                        crate::rt::codec::rem(
+                                        ::meshspec_runtime::codec::rem(
                                             ((16i128))
                                                 .wrapping_sub(
-                                                    crate::rt::codec::rem((_io.io_pos() as i128), (16i128)),
+                                                    ::meshspec_runtime::codec::rem(
+                                                        (_io.io_pos() as i128),
+                                                        (16i128),
+                                                    ),
                                                 ),
                                             (16i128),
                                         ),
@@ -439,14 +473,14 @@ impl crate::rt::Codec for UnityBundle {
                                     } else {
                                         _io.zeros(_n);
                                     }
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 7",
                                     true,
@@ -455,7 +489,7 @@ impl crate::rt::Codec for UnityBundle {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 7",
                                     false,
@@ -466,34 +500,37 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let _p_blocks_info = crate::rt::field(
+        let _p_blocks_info = ::meshspec_runtime::field(
             "blocks_info",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&header.flags) & (128i128)) == (0i128)),
+                        ((::meshspec_runtime::Int::int(&header.flags) & (128i128))
+                            == (0i128)),
                         blocks_info.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
-                                        crate::rt::Int::int(&header.len_blocks_info_compressed),
+                                        ::meshspec_runtime::Int::int(
+                                            &header.len_blocks_info_compressed,
+                                        ),
                                         "header.len_blocks_info_compressed",
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x80 == 0",
                                     true,
@@ -502,7 +539,7 @@ impl crate::rt::Codec for UnityBundle {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x80 == 0",
                                     false,
@@ -513,24 +550,28 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let _p_pad_blocks_info = crate::rt::field(
+        let _p_pad_blocks_info = ::meshspec_runtime::field(
             "pad_blocks_info",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&header.flags) & (512i128)) != (0i128)),
+                        ((::meshspec_runtime::Int::int(&header.flags) & (512i128))
+                            != (0i128)),
                         pad_blocks_info.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    let _n = crate::rt::input::count(
+                                    let _n = ::meshspec_runtime::input::count(
                                         _at,
-                                        crate::rt::codec::rem(
+                                        ::meshspec_runtime::codec::rem(
                                             ((16i128))
                                                 .wrapping_sub(
-                                                    crate::rt::codec::rem((_io.io_pos() as i128), (16i128)),
+                                                    ::meshspec_runtime::codec::rem(
+                                                        (_io.io_pos() as i128),
+                                                        (16i128),
+                                                    ),
                                                 ),
                                             (16i128),
                                         ),
@@ -541,14 +582,14 @@ impl crate::rt::Codec for UnityBundle {
                                     } else {
                                         _io.zeros(_n);
                                     }
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x200 != 0",
                                     true,
@@ -557,7 +598,7 @@ impl crate::rt::Codec for UnityBundle {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x200 != 0",
                                     false,
@@ -568,27 +609,28 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let _p_blocks = crate::rt::field(
+        let _p_blocks = ::meshspec_runtime::field(
             "blocks",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&header.flags) & (128i128)) == (0i128)),
+                        ((::meshspec_runtime::Int::int(&header.flags) & (128i128))
+                            == (0i128)),
                         blocks.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x80 == 0",
                                     true,
@@ -597,7 +639,7 @@ impl crate::rt::Codec for UnityBundle {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x80 == 0",
                                     false,
@@ -608,27 +650,28 @@ impl crate::rt::Codec for UnityBundle {
                 )
             },
         )?;
-        let _p_blocks_and_blocks_info = crate::rt::field(
+        let _p_blocks_and_blocks_info = ::meshspec_runtime::field(
             "blocks_and_blocks_info",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&header.flags) & (128i128)) != (0i128)),
+                        ((::meshspec_runtime::Int::int(&header.flags) & (128i128))
+                            != (0i128)),
                         blocks_and_blocks_info.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x80 != 0",
                                     true,
@@ -637,7 +680,7 @@ impl crate::rt::Codec for UnityBundle {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.flags & 0x80 != 0",
                                     false,
@@ -651,7 +694,7 @@ impl crate::rt::Codec for UnityBundle {
         Ok(
             if L {
                 Some(UnityBundlePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     header: _p_header,
                     pad_header: _p_pad_header,
                     blocks_info: _p_blocks_info,
@@ -666,8 +709,8 @@ impl crate::rt::Codec for UnityBundle {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let UnityBundleRef {
             header,
@@ -683,7 +726,7 @@ impl crate::rt::Codec for UnityBundle {
             let _v = header;
             let _place = at.header();
             {
-                <Header as crate::rt::Codec>::checks(_v, &_place, out);
+                <Header as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -697,24 +740,28 @@ impl crate::rt::Codec for UnityBundle {
             blocks_and_blocks_info,
             ..
         } = self;
-        0usize + <Header as crate::rt::Codec>::size_hint(header)
+        0usize + <Header as ::meshspec_runtime::Codec>::size_hint(header)
             + pad_header.as_ref().map_or(0, |_x| _x.len())
             + blocks_info.as_ref().map_or(0, |_x| _x.len())
             + pad_blocks_info.as_ref().map_or(0, |_x| _x.len())
             + blocks.as_ref().map_or(0, |_x| _x.len())
             + blocks_and_blocks_info.as_ref().map_or(0, |_x| _x.len())
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "unity_bundle",
         doc: "A UnityFS asset bundle: a header, the blocks info (a table of storage blocks and a directory\nof the files the bundle holds), and the storage blocks. Every number is big endian.\n\nThe blocks info is compressed as the header's flags say (stored, LZMA, LZ4 or LZ4HC) and\nlies right after the header or at the very end of the file. Its decompressed bytes are the\nlayout `unity-bundle-blocks-info`. The storage blocks follow one another; each is compressed\non its own, as its entry in the blocks info says, and their decompressed bytes, joined, are\nthe bundle's data, which the directory cuts into files (a serialized file `CAB-...`, its\nresource file `CAB-....resS`, ...). Decompression and the cutting are in\n`formats/src/unity/files/bundle.rs`; every declared size is checked before anything is\nallocated.\n\nFrom format version 7 the header is padded to a multiple of 16 bytes; from Unity 2020.3.34,\n2021.3.2 and 2022.1.1 a flag (0x200) asks for padding to 16 before the storage blocks too,\nso that the files inside start on aligned boundaries. Before those versions Unity's Chinese\nreleases used the same bit for their encryption, which is refused here.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "header",
                 ty: "header",
                 orig_id: ::std::option::Option::Some("Header"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -722,8 +769,8 @@ impl crate::rt::Codec for UnityBundle {
                 reading: ::std::option::Option::None,
                 doc: "The signature, versions, sizes and flags.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Header as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Header as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -733,11 +780,13 @@ impl crate::rt::Codec for UnityBundle {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad_header",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(AlignStream(16))"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "format 7 and 8 corpus bundles (3 bytes of zeros after a 29-byte header); UnityPy, AssetStudio and AssetRipper align from format 7",
@@ -753,11 +802,13 @@ impl crate::rt::Codec for UnityBundle {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "blocks_info",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("BlocksInfo (compressed)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("LZ4HC in every corpus bundle"),
                 reading: ::std::option::Option::None,
@@ -771,11 +822,13 @@ impl crate::rt::Codec for UnityBundle {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad_blocks_info",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(BlockInfoNeedPaddingAtStart)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the 2022.1 and 2023.1 corpus bundles (3 bytes of zeros); sourced from AssetRipper's BundleFlags (2020.3.34f1, 2021.3.2f1, 2022.1.1f1)",
@@ -791,11 +844,13 @@ impl crate::rt::Codec for UnityBundle {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "blocks",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(storage blocks)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "one LZMA block per corpus bundle",
@@ -811,13 +866,15 @@ impl crate::rt::Codec for UnityBundle {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "blocks_and_blocks_info",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some(
                     "(storage blocks, then BlocksInfo)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy and AssetRipper (flag 0x80, kArchiveBlocksInfoAtTheEnd); no corpus bundle",
@@ -835,7 +892,7 @@ impl crate::rt::Codec for UnityBundle {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let UnityBundleRef {
             header,
@@ -849,48 +906,48 @@ impl crate::rt::Codec for UnityBundle {
         if _vis.enter(&_f[0usize]) {
             {
                 let _x = header;
-                <Header as crate::rt::Codec>::visit(_x, _vis)
+                <Header as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = pad_header {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = blocks_info {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = pad_blocks_info {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = blocks {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = blocks_and_blocks_info {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(UnityBundle, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(UnityBundle, ENDIAN);
 impl UnityBundleRef<'_> {
     /// The owned [`UnityBundle`] (copies every view).
     pub fn own(&self) -> UnityBundle {
@@ -907,145 +964,200 @@ impl UnityBundleRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for UnityBundlePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for UnityBundlePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, UnityBundlePos> {
+/// The places of the fields of a [`UnityBundle`]: `rt::Place`'s accessors for [`UnityBundlePos`].
+pub trait UnityBundlePlace {
     /// The place of `header`.
-    pub fn header(&self) -> crate::rt::Place<'_, HeaderPos> {
+    fn header(&self) -> ::meshspec_runtime::Place<'_, HeaderPos>;
+    /// The place of `pad_header`.
+    fn pad_header(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `blocks_info`.
+    fn blocks_info(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `pad_blocks_info`.
+    fn pad_blocks_info(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `blocks`.
+    fn blocks(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `blocks_and_blocks_info`.
+    fn blocks_and_blocks_info(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl UnityBundlePlace for ::meshspec_runtime::Place<'_, UnityBundlePos> {
+    #[inline]
+    fn header(&self) -> ::meshspec_runtime::Place<'_, HeaderPos> {
         self.field("header", &self.get().header)
     }
-    /// The place of `pad_header`.
-    pub fn pad_header(
+    #[inline]
+    fn pad_header(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("pad_header", &self.get().pad_header)
     }
-    /// The place of `blocks_info`.
-    pub fn blocks_info(
+    #[inline]
+    fn blocks_info(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("blocks_info", &self.get().blocks_info)
     }
-    /// The place of `pad_blocks_info`.
-    pub fn pad_blocks_info(
+    #[inline]
+    fn pad_blocks_info(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("pad_blocks_info", &self.get().pad_blocks_info)
     }
-    /// The place of `blocks`.
-    pub fn blocks(
+    #[inline]
+    fn blocks(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("blocks", &self.get().blocks)
     }
-    /// The place of `blocks_and_blocks_info`.
-    pub fn blocks_and_blocks_info(
+    #[inline]
+    fn blocks_and_blocks_info(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("blocks_and_blocks_info", &self.get().blocks_and_blocks_info)
     }
 }
-impl crate::rt::Walk for UnityBundlePos {
+impl ::meshspec_runtime::Walk for UnityBundlePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <UnityBundle as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <UnityBundle as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("header")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("header")),
             |path| {
                 let p = &self.header;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_header")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("pad_header")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_header {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("blocks_info")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("blocks_info")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.blocks_info {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_blocks_info")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("pad_blocks_info"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_blocks_info {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[3usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("blocks")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("blocks")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.blocks {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[4usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("blocks_and_blocks_info"),
             ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.blocks_and_blocks_info {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <UnityBundle as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        let _f = <UnityBundle as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.header), &_f[0usize]);
         if let ::std::option::Option::Some(p) = &self.pad_header {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.blocks_info {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
         if let ::std::option::Option::Some(p) = &self.pad_blocks_info {
-            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[3usize]);
         }
         if let ::std::option::Option::Some(p) = &self.blocks {
-            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[4usize]);
         }
         if let ::std::option::Option::Some(p) = &self.blocks_and_blocks_info {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
     }
 }
-impl crate::rt::Root for UnityBundle {
+impl ::meshspec_runtime::Root for UnityBundle {
     const ID: &'static str = "unity-bundle";
     const ROOT: &'static str = "unity_bundle";
     const DESCRIPTION: &'static str = "Unity asset bundle (UnityFS), the container of a bundle's serialized and resource files";
@@ -1053,7 +1165,7 @@ impl crate::rt::Root for UnityBundle {
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         UnityBundle::REL_LEN_FILE_IS_FILE_SIZE,
         UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
         UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES,
@@ -1062,7 +1174,9 @@ impl crate::rt::Root for UnityBundle {
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (0u64, &[85u8, 110u8, 105u8, 116u8, 121u8, 70u8, 83u8, 0u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -1070,7 +1184,14 @@ impl crate::rt::Root for UnityBundle {
 /// The bundle header (UnityFS).
 ///
 /// Type `header` of `spec/unity_bundle.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Header {
@@ -1079,7 +1200,7 @@ pub struct Header {
     /// Documented as “version”, Observed (6, 7 and 8 in the corpus; AssetRipper's BundleVersion names 7 BF_LargeFilesSupport).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 6, 8))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 6, 8))
     )]
     pub version: u32,
     /// The version of the bundle format's player, written by Unity as 5.x.x.
@@ -1134,23 +1255,23 @@ pub struct HeaderRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeaderPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `signature` lies.
-    pub signature: crate::rt::Span,
+    pub signature: ::meshspec_runtime::Span,
     /// Where `version` lies.
-    pub version: crate::rt::Span,
+    pub version: ::meshspec_runtime::Span,
     /// Where `unity_version` lies.
-    pub unity_version: crate::rt::Span,
+    pub unity_version: ::meshspec_runtime::Span,
     /// Where `unity_revision` lies.
-    pub unity_revision: crate::rt::Span,
+    pub unity_revision: ::meshspec_runtime::Span,
     /// Where `len_file` lies.
-    pub len_file: crate::rt::Span,
+    pub len_file: ::meshspec_runtime::Span,
     /// Where `len_blocks_info_compressed` lies.
-    pub len_blocks_info_compressed: crate::rt::Span,
+    pub len_blocks_info_compressed: ::meshspec_runtime::Span,
     /// Where `len_blocks_info` lies.
-    pub len_blocks_info: crate::rt::Span,
+    pub len_blocks_info: ::meshspec_runtime::Span,
     /// Where `flags` lies.
-    pub flags: crate::rt::Span,
+    pub flags: ::meshspec_runtime::Span,
 }
 impl Header {
     /// Where `signature` starts, from the start of the type.
@@ -1176,7 +1297,7 @@ impl Header {
             flags,
             ..
         } = self;
-        (crate::rt::Int::int(&flags) & (63i128))
+        (::meshspec_runtime::Int::int(&flags) & (63i128))
     }
     /// Whether the blocks info is the last bytes of the file.
     ///
@@ -1193,7 +1314,7 @@ impl Header {
             flags,
             ..
         } = self;
-        ((crate::rt::Int::int(&flags) & (128i128)) != (0i128))
+        ((::meshspec_runtime::Int::int(&flags) & (128i128)) != (0i128))
     }
 }
 impl HeaderRef<'_> {
@@ -1212,7 +1333,7 @@ impl HeaderRef<'_> {
             flags,
             ..
         } = self;
-        (crate::rt::Int::int(&flags) & (63i128))
+        (::meshspec_runtime::Int::int(&flags) & (63i128))
     }
     /// Whether the blocks info is the last bytes of the file.
     ///
@@ -1229,119 +1350,119 @@ impl HeaderRef<'_> {
             flags,
             ..
         } = self;
-        ((crate::rt::Int::int(&flags) & (128i128)) != (0i128))
+        ((::meshspec_runtime::Int::int(&flags) & (128i128)) != (0i128))
     }
 }
-impl crate::rt::Codec for Header {
+impl ::meshspec_runtime::Codec for Header {
     type Args = ();
     type Ref<'a> = HeaderRef<'a>;
     type Pos = HeaderPos;
     const MIN_SIZE: u64 = 34u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (signature, _p_signature) = crate::rt::field(
+        let (signature, _p_signature) = ::meshspec_runtime::field(
             "signature",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         _io.magic(&[85u8, 110u8, 105u8, 116u8, 121u8, 70u8, 83u8, 0u8])?;
-                        ((), crate::rt::Span::new(_at, _io.pos()))
+                        ((), ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (version, _p_version) = crate::rt::field(
+        let (version, _p_version) = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unity_version, _p_unity_version) = crate::rt::field(
+        let (unity_version, _p_unity_version) = ::meshspec_runtime::field(
             "unity_version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unity_revision, _p_unity_revision) = crate::rt::field(
+        let (unity_revision, _p_unity_revision) = ::meshspec_runtime::field(
             "unity_revision",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_file, _p_len_file) = crate::rt::field(
+        let (len_file, _p_len_file) = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i64>(::binrw::Endian::Big, "s8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i64>(::meshspec_runtime::Endian::Big, "s8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_blocks_info_compressed, _p_len_blocks_info_compressed) = crate::rt::field(
+        let (len_blocks_info_compressed, _p_len_blocks_info_compressed) = ::meshspec_runtime::field(
             "len_blocks_info_compressed",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_blocks_info, _p_len_blocks_info) = crate::rt::field(
+        let (len_blocks_info, _p_len_blocks_info) = ::meshspec_runtime::field(
             "len_blocks_info",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (flags, _p_flags) = crate::rt::field(
+        let (flags, _p_flags) = ::meshspec_runtime::field(
             "flags",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1359,7 +1480,7 @@ impl crate::rt::Codec for Header {
             },
             if L {
                 Some(HeaderPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     signature: _p_signature,
                     version: _p_version,
                     unity_version: _p_unity_version,
@@ -1379,9 +1500,9 @@ impl crate::rt::Codec for Header {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Header {
@@ -1394,7 +1515,7 @@ impl crate::rt::Codec for Header {
             flags,
         } = self;
         let signature = &();
-        let _p_signature = crate::rt::field(
+        let _p_signature = ::meshspec_runtime::field(
             "signature",
             || {
                 let _at = _io.pos();
@@ -1406,13 +1527,13 @@ impl crate::rt::Codec for Header {
                             _io.bytes(
                                 &[85u8, 110u8, 105u8, 116u8, 121u8, 70u8, 83u8, 0u8],
                             );
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_version = crate::rt::field(
+        let _p_version = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
@@ -1420,14 +1541,14 @@ impl crate::rt::Codec for Header {
                     let _v = version;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unity_version = crate::rt::field(
+        let _p_unity_version = ::meshspec_runtime::field(
             "unity_version",
             || {
                 let _at = _io.pos();
@@ -1436,13 +1557,13 @@ impl crate::rt::Codec for Header {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unity_revision = crate::rt::field(
+        let _p_unity_revision = ::meshspec_runtime::field(
             "unity_revision",
             || {
                 let _at = _io.pos();
@@ -1451,13 +1572,13 @@ impl crate::rt::Codec for Header {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_file = crate::rt::field(
+        let _p_len_file = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
@@ -1465,14 +1586,14 @@ impl crate::rt::Codec for Header {
                     let _v = len_file;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_blocks_info_compressed = crate::rt::field(
+        let _p_len_blocks_info_compressed = ::meshspec_runtime::field(
             "len_blocks_info_compressed",
             || {
                 let _at = _io.pos();
@@ -1480,14 +1601,14 @@ impl crate::rt::Codec for Header {
                     let _v = len_blocks_info_compressed;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_blocks_info = crate::rt::field(
+        let _p_len_blocks_info = ::meshspec_runtime::field(
             "len_blocks_info",
             || {
                 let _at = _io.pos();
@@ -1495,14 +1616,14 @@ impl crate::rt::Codec for Header {
                     let _v = len_blocks_info;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_flags = crate::rt::field(
+        let _p_flags = ::meshspec_runtime::field(
             "flags",
             || {
                 let _at = _io.pos();
@@ -1510,8 +1631,8 @@ impl crate::rt::Codec for Header {
                     let _v = flags;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1520,7 +1641,7 @@ impl crate::rt::Codec for Header {
         Ok(
             if L {
                 Some(HeaderPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     signature: _p_signature,
                     version: _p_version,
                     unity_version: _p_unity_version,
@@ -1537,8 +1658,8 @@ impl crate::rt::Codec for Header {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let HeaderRef {
             version,
@@ -1555,17 +1676,17 @@ impl crate::rt::Codec for Header {
             let _v = version;
             let _place = at.version();
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) >= (6i128)
-                        && crate::rt::Int::int(&_v) <= (8i128))
+                    if !(::meshspec_runtime::Int::int(&_v) >= (6i128)
+                        && ::meshspec_runtime::Int::int(&_v) <= (8i128))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 ">= 6 and <= 8",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -1574,7 +1695,7 @@ impl crate::rt::Codec for Header {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
@@ -1594,17 +1715,21 @@ impl crate::rt::Codec for Header {
         0usize + 8usize + 4usize + unity_version.len() + 1 + unity_revision.len() + 1
             + 8usize + 4usize + 4usize + 4usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "header",
         doc: "The bundle header (UnityFS).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "signature",
                 ty: "contents",
                 orig_id: ::std::option::Option::Some("signature"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -1616,11 +1741,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "version",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "6, 7 and 8 in the corpus; AssetRipper's BundleVersion names 7 BF_LargeFilesSupport",
@@ -1632,11 +1759,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unity_version",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("unityVersion (version_player)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("5.x.x in every corpus bundle"),
                 reading: ::std::option::Option::None,
@@ -1646,11 +1775,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unity_revision",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("unityRevision (version_engine)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the editor version of each corpus bundle (2019.4.0f1 ...)",
@@ -1662,11 +1793,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_file",
                 ty: "s8",
                 orig_id: ::std::option::Option::Some("size"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the file's size in all five corpus bundles",
@@ -1678,11 +1811,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_blocks_info_compressed",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("compressedBlocksInfoSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -1694,11 +1829,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_blocks_info",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("uncompressedBlocksInfoSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -1710,11 +1847,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "flags",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("flags (ArchiveFlags)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0x43 and 0x243 in the corpus; the bits as UnityPy, AssetStudio and AssetRipper name them",
@@ -1728,7 +1867,7 @@ impl crate::rt::Codec for Header {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let HeaderRef {
             version,
@@ -1744,42 +1883,42 @@ impl crate::rt::Codec for Header {
             let _x = &();
             _vis.leaf(
                 &_f[0usize],
-                crate::rt::Scalar::Bytes(
+                ::meshspec_runtime::Scalar::Bytes(
                     &[85u8, 110u8, 105u8, 116u8, 121u8, 70u8, 83u8, 0u8],
                 ),
             );
         }
         {
             let _x = version;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unity_version;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = unity_revision;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = len_file;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_blocks_info_compressed;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_blocks_info;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = flags;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Header, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Header, ENDIAN);
 impl HeaderRef<'_> {
     /// The owned [`Header`] (copies every view).
     pub fn own(&self) -> Header {
@@ -1796,145 +1935,182 @@ impl HeaderRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for HeaderPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for HeaderPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, HeaderPos> {
+/// The places of the fields of a [`Header`]: `rt::Place`'s accessors for [`HeaderPos`].
+pub trait HeaderPlace {
     /// The place of `signature`.
-    pub fn signature(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn signature(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `version`.
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unity_version`.
+    fn unity_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unity_revision`.
+    fn unity_revision(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_file`.
+    fn len_file(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_blocks_info_compressed`.
+    fn len_blocks_info_compressed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_blocks_info`.
+    fn len_blocks_info(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `flags`.
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl HeaderPlace for ::meshspec_runtime::Place<'_, HeaderPos> {
+    #[inline]
+    fn signature(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("signature", &self.get().signature)
     }
-    /// The place of `version`.
-    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("version", &self.get().version)
     }
-    /// The place of `unity_version`.
-    pub fn unity_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unity_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unity_version", &self.get().unity_version)
     }
-    /// The place of `unity_revision`.
-    pub fn unity_revision(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unity_revision(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unity_revision", &self.get().unity_revision)
     }
-    /// The place of `len_file`.
-    pub fn len_file(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_file(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_file", &self.get().len_file)
     }
-    /// The place of `len_blocks_info_compressed`.
-    pub fn len_blocks_info_compressed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_blocks_info_compressed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_blocks_info_compressed", &self.get().len_blocks_info_compressed)
     }
-    /// The place of `len_blocks_info`.
-    pub fn len_blocks_info(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_blocks_info(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_blocks_info", &self.get().len_blocks_info)
     }
-    /// The place of `flags`.
-    pub fn flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("flags", &self.get().flags)
     }
 }
-impl crate::rt::Walk for HeaderPos {
+impl ::meshspec_runtime::Walk for HeaderPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Header as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Header as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("signature")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("signature")),
             |path| {
                 let p = &self.signature;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("version")),
             |path| {
                 let p = &self.version;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unity_version")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unity_version"),
+            ),
             |path| {
                 let p = &self.unity_version;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unity_revision")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unity_revision"),
+            ),
             |path| {
                 let p = &self.unity_revision;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
             |path| {
                 let p = &self.len_file;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("len_blocks_info_compressed"),
             ),
             |path| {
                 let p = &self.len_blocks_info_compressed;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_blocks_info")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_blocks_info"),
+            ),
             |path| {
                 let p = &self.len_blocks_info;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
             |path| {
                 let p = &self.flags;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Header as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.signature), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.version), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.unity_version), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unity_revision), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.len_file), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.len_blocks_info_compressed), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.len_blocks_info), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.flags), &_f[7usize]);
+        let _f = <Header as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.signature), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.version), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unity_version), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unity_revision), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_file), &_f[4usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.len_blocks_info_compressed),
+            &_f[5usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.len_blocks_info), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.flags), &_f[7usize]);
     }
 }
 /// The decompressed blocks info of a UnityFS bundle - the storage blocks and the directory of
@@ -1942,15 +2118,25 @@ impl crate::rt::Walk for HeaderPos {
 ///
 ///
 /// Type `blocks_info` of `spec/unity_bundle.ksy`. Observed (the five corpus bundles (one block, three files each), read and written back byte for byte)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct BlocksInfo {
     /// A hash of the decompressed data (Hash128); kept verbatim.
     ///
     /// Documented as “uncompressedDataHash”, Observed (zeros in every corpus bundle).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<16>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<16>)
+    )]
     pub uncompressed_data_hash: ::std::vec::Vec<u8>,
     /// How many storage blocks follow.
     ///
@@ -1977,7 +2163,7 @@ pub struct BlocksInfo {
     /// Bytes after the directory (padding seen by AssetRipper), kept verbatim.
     ///
     /// Documented as “(alignment to 4)”, Sourced (AssetRipper issue 1470 (blocks info padded to a multiple of 4 bytes); none in the corpus).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
 }
 /// [`BlocksInfo`] as read: numbers by value, blobs and lists as views of the input.
@@ -1988,7 +2174,7 @@ pub struct BlocksInfoRef<'a> {
     /// See [`BlocksInfo::num_blocks`].
     pub num_blocks: i32,
     /// See [`BlocksInfo::blocks`].
-    pub blocks: crate::rt::Blocks<'a, StorageBlock>,
+    pub blocks: ::meshspec_runtime::Blocks<'a, StorageBlock>,
     /// See [`BlocksInfo::num_nodes`].
     pub num_nodes: i32,
     /// See [`BlocksInfo::nodes`].
@@ -2000,19 +2186,19 @@ pub struct BlocksInfoRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BlocksInfoPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `uncompressed_data_hash` lies.
-    pub uncompressed_data_hash: crate::rt::Span,
+    pub uncompressed_data_hash: ::meshspec_runtime::Span,
     /// Where `num_blocks` lies.
-    pub num_blocks: crate::rt::Span,
+    pub num_blocks: ::meshspec_runtime::Span,
     /// Where `blocks` lies.
-    pub blocks: crate::rt::Strided<StorageBlockPos>,
+    pub blocks: ::meshspec_runtime::Strided<StorageBlockPos>,
     /// Where `num_nodes` lies.
-    pub num_nodes: crate::rt::Span,
+    pub num_nodes: ::meshspec_runtime::Span,
     /// Where `nodes` lies.
-    pub nodes: crate::rt::Each<NodePos>,
+    pub nodes: ::meshspec_runtime::Each<NodePos>,
     /// Where `pad` lies.
-    pub pad: crate::rt::Span,
+    pub pad: ::meshspec_runtime::Span,
 }
 impl BlocksInfo {
     /// Where `uncompressed_data_hash` starts, from the start of the type.
@@ -2026,29 +2212,31 @@ impl BlocksInfo {
     /// Observed (all five corpus bundles).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_NODES_INSIDE_DATA: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_NODES_INSIDE_DATA: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "nodes_inside_data",
         owner: "blocks_info",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_NODES_INSIDE_DATA,
     ];
 }
-impl crate::rt::Codec for BlocksInfo {
+impl ::meshspec_runtime::Codec for BlocksInfo {
     type Args = ();
     type Ref<'a> = BlocksInfoRef<'a>;
     type Pos = BlocksInfoPos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (uncompressed_data_hash, _p_uncompressed_data_hash) = crate::rt::field(
+        let (uncompressed_data_hash, _p_uncompressed_data_hash) = ::meshspec_runtime::field(
             "uncompressed_data_hash",
             || {
                 let _at = _io.pos();
@@ -2056,77 +2244,77 @@ impl crate::rt::Codec for BlocksInfo {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (16i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (16i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_blocks, _p_num_blocks) = crate::rt::field(
+        let (num_blocks, _p_num_blocks) = ::meshspec_runtime::field(
             "num_blocks",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i32>(::binrw::Endian::Big, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i32>(::meshspec_runtime::Endian::Big, "s4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (blocks, _p_blocks) = crate::rt::field(
+        let (blocks, _p_blocks) = ::meshspec_runtime::field(
             "blocks",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_blocks),
+                        ::meshspec_runtime::Int::int(&num_blocks),
                         "count",
                     )?;
                     let _v = _io.blocks::<StorageBlock>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 10u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 10u64, _n as usize))
                 })
             },
         )?;
-        let (num_nodes, _p_num_nodes) = crate::rt::field(
+        let (num_nodes, _p_num_nodes) = ::meshspec_runtime::field(
             "num_nodes",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i32>(::binrw::Endian::Big, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i32>(::meshspec_runtime::Endian::Big, "s4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (nodes, _p_nodes) = crate::rt::field(
+        let (nodes, _p_nodes) = ::meshspec_runtime::field(
             "nodes",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_nodes),
+                        ::meshspec_runtime::Int::int(&num_nodes),
                         "count",
                     )?;
-                    _io.room(_n, <Node as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <Node as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <Node as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <Node as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -2139,22 +2327,22 @@ impl crate::rt::Codec for BlocksInfo {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (pad, _p_pad) = crate::rt::field(
+        let (pad, _p_pad) = ::meshspec_runtime::field(
             "pad",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.rest();
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2171,7 +2359,7 @@ impl crate::rt::Codec for BlocksInfo {
             },
             if L {
                 Some(BlocksInfoPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     uncompressed_data_hash: _p_uncompressed_data_hash,
                     num_blocks: _p_num_blocks,
                     blocks: _p_blocks,
@@ -2189,9 +2377,9 @@ impl crate::rt::Codec for BlocksInfo {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let BlocksInfo {
@@ -2202,7 +2390,7 @@ impl crate::rt::Codec for BlocksInfo {
             nodes,
             pad,
         } = self;
-        let _p_uncompressed_data_hash = crate::rt::field(
+        let _p_uncompressed_data_hash = ::meshspec_runtime::field(
             "uncompressed_data_hash",
             || {
                 let _at = _io.pos();
@@ -2210,7 +2398,7 @@ impl crate::rt::Codec for BlocksInfo {
                     let _v = uncompressed_data_hash;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (16i128),
@@ -2218,51 +2406,51 @@ impl crate::rt::Codec for BlocksInfo {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_blocks, _p_num_blocks): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_blocks, _p_num_blocks): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_blocks",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     blocks.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _io.prim(::binrw::Endian::Big, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Big, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_blocks = crate::rt::field(
+        let _p_blocks = ::meshspec_runtime::field(
             "blocks",
             || {
                 let _at = _io.pos();
                 Ok({
                     _io.blocks(blocks)?;
-                    crate::rt::Strided::new(_at, 10u64, blocks.len())
+                    ::meshspec_runtime::Strided::new(_at, 10u64, blocks.len())
                 })
             },
         )?;
-        let (num_nodes, _p_num_nodes): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_nodes, _p_num_nodes): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_nodes",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     nodes.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _io.prim(::binrw::Endian::Big, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Big, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_nodes = crate::rt::field(
+        let _p_nodes = ::meshspec_runtime::field(
             "nodes",
             || {
                 let _at = _io.pos();
@@ -2271,11 +2459,13 @@ impl crate::rt::Codec for BlocksInfo {
                         if L { nodes.len() } else { 0 },
                     );
                     for (_i, _v) in nodes.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -2284,14 +2474,14 @@ impl crate::rt::Codec for BlocksInfo {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_pad = crate::rt::field(
+        let _p_pad = ::meshspec_runtime::field(
             "pad",
             || {
                 let _at = _io.pos();
@@ -2300,7 +2490,7 @@ impl crate::rt::Codec for BlocksInfo {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -2309,7 +2499,7 @@ impl crate::rt::Codec for BlocksInfo {
         Ok(
             if L {
                 Some(BlocksInfoPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     uncompressed_data_hash: _p_uncompressed_data_hash,
                     num_blocks: _p_num_blocks,
                     blocks: _p_blocks,
@@ -2336,27 +2526,31 @@ impl crate::rt::Codec for BlocksInfo {
             + {
                 let _l = blocks;
                 _l.iter()
-                    .map(|_x| <StorageBlock as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <StorageBlock as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + 4usize
             + {
                 let _l = nodes;
                 _l.iter()
-                    .map(|_x| <Node as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <Node as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + pad.len()
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "blocks_info",
         doc: "The decompressed blocks info of a UnityFS bundle - the storage blocks and the directory of\nthe files they hold. Big endian like the header.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "uncompressed_data_hash",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("uncompressedDataHash"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("zeros in every corpus bundle"),
                 reading: ::std::option::Option::None,
@@ -2366,11 +2560,13 @@ impl crate::rt::Codec for BlocksInfo {
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_blocks",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("blocksInfoCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -2382,11 +2578,13 @@ impl crate::rt::Codec for BlocksInfo {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "blocks",
                 ty: "storage_block[]",
                 orig_id: ::std::option::Option::Some("m_BlocksInfo"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -2394,8 +2592,8 @@ impl crate::rt::Codec for BlocksInfo {
                 reading: ::std::option::Option::None,
                 doc: "The storage blocks, in file order.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <StorageBlock as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <StorageBlock as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -2405,11 +2603,13 @@ impl crate::rt::Codec for BlocksInfo {
                 size: ::std::option::Option::Some(10u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_nodes",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("nodesCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -2421,11 +2621,13 @@ impl crate::rt::Codec for BlocksInfo {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "nodes",
                 ty: "node[]",
                 orig_id: ::std::option::Option::Some("m_DirectoryInfo"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the serialized file, its .resS and a .resource in each corpus bundle",
@@ -2433,8 +2635,8 @@ impl crate::rt::Codec for BlocksInfo {
                 reading: ::std::option::Option::None,
                 doc: "The files of the bundle, as ranges of the decompressed data.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Node as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Node as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -2444,11 +2646,13 @@ impl crate::rt::Codec for BlocksInfo {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("(alignment to 4)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "AssetRipper issue 1470 (blocks info padded to a multiple of 4 bytes); none in the corpus",
@@ -2462,7 +2666,7 @@ impl crate::rt::Codec for BlocksInfo {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let BlocksInfoRef {
             uncompressed_data_hash,
@@ -2475,11 +2679,11 @@ impl crate::rt::Codec for BlocksInfo {
         } = view;
         {
             let _x = uncompressed_data_hash;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = num_blocks;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -2488,14 +2692,14 @@ impl crate::rt::Codec for BlocksInfo {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <StorageBlock as crate::rt::Codec>::visit(&_e, _vis);
+                    <StorageBlock as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = num_nodes;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -2504,18 +2708,18 @@ impl crate::rt::Codec for BlocksInfo {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <Node as crate::rt::Codec>::visit(_e, _vis);
+                    <Node as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = pad;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(BlocksInfo, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(BlocksInfo, ENDIAN);
 impl BlocksInfoRef<'_> {
     /// The owned [`BlocksInfo`] (copies every view).
     pub fn own(&self) -> BlocksInfo {
@@ -2529,148 +2733,177 @@ impl BlocksInfoRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for BlocksInfoPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for BlocksInfoPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, BlocksInfoPos> {
+/// The places of the fields of a [`BlocksInfo`]: `rt::Place`'s accessors for [`BlocksInfoPos`].
+pub trait BlocksInfoPlace {
     /// The place of `uncompressed_data_hash`.
-    pub fn uncompressed_data_hash(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn uncompressed_data_hash(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_blocks`.
+    fn num_blocks(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `blocks`.
+    fn blocks(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<StorageBlockPos>>;
+    /// The place of `num_nodes`.
+    fn num_nodes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `nodes`.
+    fn nodes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<NodePos>>;
+    /// The place of `pad`.
+    fn pad(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl BlocksInfoPlace for ::meshspec_runtime::Place<'_, BlocksInfoPos> {
+    #[inline]
+    fn uncompressed_data_hash(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("uncompressed_data_hash", &self.get().uncompressed_data_hash)
     }
-    /// The place of `num_blocks`.
-    pub fn num_blocks(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_blocks(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_blocks", &self.get().num_blocks)
     }
-    /// The place of `blocks`.
-    pub fn blocks(&self) -> crate::rt::Place<'_, crate::rt::Strided<StorageBlockPos>> {
+    #[inline]
+    fn blocks(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<StorageBlockPos>> {
         self.field("blocks", &self.get().blocks)
     }
-    /// The place of `num_nodes`.
-    pub fn num_nodes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_nodes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_nodes", &self.get().num_nodes)
     }
-    /// The place of `nodes`.
-    pub fn nodes(&self) -> crate::rt::Place<'_, crate::rt::Each<NodePos>> {
+    #[inline]
+    fn nodes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<NodePos>> {
         self.field("nodes", &self.get().nodes)
     }
-    /// The place of `pad`.
-    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn pad(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("pad", &self.get().pad)
     }
 }
-impl crate::rt::Walk for BlocksInfoPos {
+impl ::meshspec_runtime::Walk for BlocksInfoPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <BlocksInfo as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <BlocksInfo as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("uncompressed_data_hash"),
             ),
             |path| {
                 let p = &self.uncompressed_data_hash;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_blocks")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_blocks")),
             |path| {
                 let p = &self.num_blocks;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("blocks")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("blocks")),
             |path| {
                 let p = &self.blocks;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[2usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_nodes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_nodes")),
             |path| {
                 let p = &self.num_nodes;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("nodes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("nodes")),
             |path| {
                 let p = &self.nodes;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[4usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
             |path| {
                 let p = &self.pad;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <BlocksInfo as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.uncompressed_data_hash), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.num_blocks), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.blocks), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.num_nodes), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.nodes), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.pad), &_f[5usize]);
+        let _f = <BlocksInfo as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.uncompressed_data_hash),
+            &_f[0usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.num_blocks), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.blocks), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_nodes), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.nodes), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.pad), &_f[5usize]);
     }
 }
-impl crate::rt::Root for BlocksInfo {
+impl ::meshspec_runtime::Root for BlocksInfo {
     const ID: &'static str = "unity-bundle-blocks-info";
     const ROOT: &'static str = "blocks_info";
     const DESCRIPTION: &'static str = "The decompressed blocks info of a UnityFS bundle - the storage blocks and the directory of the files they hold.";
@@ -2678,11 +2911,13 @@ impl crate::rt::Root for BlocksInfo {
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         BlocksInfo::REL_NODES_INSIDE_DATA,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -2690,7 +2925,14 @@ impl crate::rt::Root for BlocksInfo {
 /// One storage block (StorageBlock), 10 bytes.
 ///
 /// Type `storage_block` of `spec/unity_bundle.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct StorageBlock {
@@ -2711,13 +2953,13 @@ pub struct StorageBlock {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StorageBlockPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `len_uncompressed` lies.
-    pub len_uncompressed: crate::rt::Span,
+    pub len_uncompressed: ::meshspec_runtime::Span,
     /// Where `len_compressed` lies.
-    pub len_compressed: crate::rt::Span,
+    pub len_compressed: ::meshspec_runtime::Span,
     /// Where `flags` lies.
-    pub flags: crate::rt::Span,
+    pub flags: ::meshspec_runtime::Span,
 }
 impl StorageBlock {
     /// The bytes every value of this type takes.
@@ -2729,18 +2971,20 @@ impl StorageBlock {
     /// Where `flags` starts, from the start of the type.
     pub const OFFSET_FLAGS: u64 = 8;
 }
-impl crate::rt::pod::Block for StorageBlock {
+impl ::meshspec_runtime::pod::Block for StorageBlock {
     const SIZE: usize = 10usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let len_uncompressed = crate::rt::pod::get::<
+        let len_uncompressed = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 0usize, ::binrw::Endian::Big);
-        let len_compressed = crate::rt::pod::get::<
+        >(_b, 0usize, ::meshspec_runtime::Endian::Big);
+        let len_compressed = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 4usize, ::binrw::Endian::Big);
-        let flags = crate::rt::pod::get::<u16>(_b, 8usize, ::binrw::Endian::Big);
+        >(_b, 4usize, ::meshspec_runtime::Endian::Big);
+        let flags = ::meshspec_runtime::pod::get::<
+            u16,
+        >(_b, 8usize, ::meshspec_runtime::Endian::Big);
         Self {
             len_uncompressed,
             len_compressed,
@@ -2748,76 +2992,84 @@ impl crate::rt::pod::Block for StorageBlock {
         }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { len_uncompressed, len_compressed, flags } = self;
-        crate::rt::pod::set::<u32>(_b, 0usize, *len_uncompressed, ::binrw::Endian::Big);
-        crate::rt::pod::set::<u32>(_b, 4usize, *len_compressed, ::binrw::Endian::Big);
-        crate::rt::pod::set::<u16>(_b, 8usize, *flags, ::binrw::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 0usize, *len_uncompressed, ::meshspec_runtime::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 4usize, *len_compressed, ::meshspec_runtime::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u16,
+        >(_b, 8usize, *flags, ::meshspec_runtime::Endian::Big);
         Ok(())
     }
 }
-impl crate::rt::Codec for StorageBlock {
+impl ::meshspec_runtime::Codec for StorageBlock {
     type Args = ();
     type Ref<'a> = StorageBlock;
     type Pos = StorageBlockPos;
     const MIN_SIZE: u64 = 10u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 10u64 {
             let _b = _io.take(10u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<StorageBlockPos as crate::rt::Fixed>::at(_start, 10u64))
+                    Some(
+                        <StorageBlockPos as ::meshspec_runtime::Fixed>::at(_start, 10u64),
+                    )
                 } else {
                     None
                 },
             ));
         }
-        let (len_uncompressed, _p_len_uncompressed) = crate::rt::field(
+        let (len_uncompressed, _p_len_uncompressed) = ::meshspec_runtime::field(
             "len_uncompressed",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_compressed, _p_len_compressed) = crate::rt::field(
+        let (len_compressed, _p_len_compressed) = ::meshspec_runtime::field(
             "len_compressed",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (flags, _p_flags) = crate::rt::field(
+        let (flags, _p_flags) = ::meshspec_runtime::field(
             "flags",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u16>(::binrw::Endian::Big, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u16>(::meshspec_runtime::Endian::Big, "u2")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2831,7 +3083,7 @@ impl crate::rt::Codec for StorageBlock {
             },
             if L {
                 Some(StorageBlockPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     len_uncompressed: _p_len_uncompressed,
                     len_compressed: _p_len_compressed,
                     flags: _p_flags,
@@ -2846,17 +3098,17 @@ impl crate::rt::Codec for StorageBlock {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 10usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<StorageBlockPos as crate::rt::Fixed>::at(_start, 10u64))
+                Some(<StorageBlockPos as ::meshspec_runtime::Fixed>::at(_start, 10u64))
             } else {
                 None
             },
@@ -2865,17 +3117,21 @@ impl crate::rt::Codec for StorageBlock {
     fn size_hint(&self) -> usize {
         10usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "storage_block",
         doc: "One storage block (StorageBlock), 10 bytes.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_uncompressed",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("uncompressedSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -2887,11 +3143,13 @@ impl crate::rt::Codec for StorageBlock {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_compressed",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("compressedSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -2903,11 +3161,13 @@ impl crate::rt::Codec for StorageBlock {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "flags",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("flags (StorageBlockFlags)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0x41 (LZMA, streamed) in every corpus bundle; AssetStudio and AssetRipper name the bits",
@@ -2921,113 +3181,143 @@ impl crate::rt::Codec for StorageBlock {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let StorageBlock { len_uncompressed, len_compressed, flags, .. } = view;
         {
             let _x = len_uncompressed;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_compressed;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = flags;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(StorageBlock, ENDIAN);
-impl crate::rt::Spanned for StorageBlockPos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(StorageBlock, ENDIAN);
+impl ::meshspec_runtime::Spanned for StorageBlockPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for StorageBlockPos {
+impl ::meshspec_runtime::Fixed for StorageBlockPos {
     fn at(start: u64, _size: u64) -> Self {
         StorageBlockPos {
-            _span: crate::rt::Span::new(start, start + 10u64),
-            len_uncompressed: <crate::rt::Span as crate::rt::Fixed>::at(
+            _span: ::meshspec_runtime::Span::new(start, start + 10u64),
+            len_uncompressed: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 0u64,
                 4u64,
             ),
-            len_compressed: <crate::rt::Span as crate::rt::Fixed>::at(
+            len_compressed: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 4u64,
                 4u64,
             ),
-            flags: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 2u64),
+            flags: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 8u64,
+                2u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, StorageBlockPos> {
+/// The places of the fields of a [`StorageBlock`]: `rt::Place`'s accessors for [`StorageBlockPos`].
+pub trait StorageBlockPlace {
     /// The place of `len_uncompressed`.
-    pub fn len_uncompressed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn len_uncompressed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_compressed`.
+    fn len_compressed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `flags`.
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl StorageBlockPlace for ::meshspec_runtime::Place<'_, StorageBlockPos> {
+    #[inline]
+    fn len_uncompressed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_uncompressed", &self.get().len_uncompressed)
     }
-    /// The place of `len_compressed`.
-    pub fn len_compressed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_compressed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_compressed", &self.get().len_compressed)
     }
-    /// The place of `flags`.
-    pub fn flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("flags", &self.get().flags)
     }
 }
-impl crate::rt::Walk for StorageBlockPos {
+impl ::meshspec_runtime::Walk for StorageBlockPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <StorageBlock as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <StorageBlock as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_uncompressed")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_uncompressed"),
+            ),
             |path| {
                 let p = &self.len_uncompressed;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_compressed")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_compressed"),
+            ),
             |path| {
                 let p = &self.len_compressed;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
             |path| {
                 let p = &self.flags;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <StorageBlock as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.len_uncompressed), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_compressed), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.flags), &_f[2usize]);
+        let _f = <StorageBlock as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.len_uncompressed), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_compressed), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.flags), &_f[2usize]);
     }
 }
 /// One file of the bundle (Node).
 ///
 /// Type `node` of `spec/unity_bundle.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Node {
@@ -3064,15 +3354,15 @@ pub struct NodeRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NodePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `ofs_data` lies.
-    pub ofs_data: crate::rt::Span,
+    pub ofs_data: ::meshspec_runtime::Span,
     /// Where `len_data` lies.
-    pub len_data: crate::rt::Span,
+    pub len_data: ::meshspec_runtime::Span,
     /// Where `flags` lies.
-    pub flags: crate::rt::Span,
+    pub flags: ::meshspec_runtime::Span,
     /// Where `path` lies.
-    pub path: crate::rt::Span,
+    pub path: ::meshspec_runtime::Span,
 }
 impl Node {
     /// Where `ofs_data` starts, from the start of the type.
@@ -3084,64 +3374,64 @@ impl Node {
     /// Where `path` starts, from the start of the type.
     pub const OFFSET_PATH: u64 = 20;
 }
-impl crate::rt::Codec for Node {
+impl ::meshspec_runtime::Codec for Node {
     type Args = ();
     type Ref<'a> = NodeRef<'a>;
     type Pos = NodePos;
     const MIN_SIZE: u64 = 21u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (ofs_data, _p_ofs_data) = crate::rt::field(
+        let (ofs_data, _p_ofs_data) = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i64>(::binrw::Endian::Big, "s8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i64>(::meshspec_runtime::Endian::Big, "s8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_data, _p_len_data) = crate::rt::field(
+        let (len_data, _p_len_data) = ::meshspec_runtime::field(
             "len_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i64>(::binrw::Endian::Big, "s8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i64>(::meshspec_runtime::Endian::Big, "s8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (flags, _p_flags) = crate::rt::field(
+        let (flags, _p_flags) = ::meshspec_runtime::field(
             "flags",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (path, _p_path) = crate::rt::field(
+        let (path, _p_path) = ::meshspec_runtime::field(
             "path",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3156,7 +3446,7 @@ impl crate::rt::Codec for Node {
             },
             if L {
                 Some(NodePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     ofs_data: _p_ofs_data,
                     len_data: _p_len_data,
                     flags: _p_flags,
@@ -3172,13 +3462,13 @@ impl crate::rt::Codec for Node {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Node { ofs_data, len_data, flags, path } = self;
-        let _p_ofs_data = crate::rt::field(
+        let _p_ofs_data = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
@@ -3186,14 +3476,14 @@ impl crate::rt::Codec for Node {
                     let _v = ofs_data;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_data = crate::rt::field(
+        let _p_len_data = ::meshspec_runtime::field(
             "len_data",
             || {
                 let _at = _io.pos();
@@ -3201,14 +3491,14 @@ impl crate::rt::Codec for Node {
                     let _v = len_data;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_flags = crate::rt::field(
+        let _p_flags = ::meshspec_runtime::field(
             "flags",
             || {
                 let _at = _io.pos();
@@ -3216,14 +3506,14 @@ impl crate::rt::Codec for Node {
                     let _v = flags;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_path = crate::rt::field(
+        let _p_path = ::meshspec_runtime::field(
             "path",
             || {
                 let _at = _io.pos();
@@ -3232,7 +3522,7 @@ impl crate::rt::Codec for Node {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3241,7 +3531,7 @@ impl crate::rt::Codec for Node {
         Ok(
             if L {
                 Some(NodePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     ofs_data: _p_ofs_data,
                     len_data: _p_len_data,
                     flags: _p_flags,
@@ -3256,17 +3546,21 @@ impl crate::rt::Codec for Node {
         let Node { ofs_data, len_data, flags, path, .. } = self;
         0usize + 8usize + 8usize + 4usize + path.len() + 1
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "node",
         doc: "One file of the bundle (Node).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ofs_data",
                 ty: "s8",
                 orig_id: ::std::option::Option::Some("offset"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -3278,11 +3572,13 @@ impl crate::rt::Codec for Node {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_data",
                 ty: "s8",
                 orig_id: ::std::option::Option::Some("size"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the five corpus bundles; UnityPy 1.25.4 (read_fs) and AssetStudio read it the same way",
@@ -3294,11 +3590,13 @@ impl crate::rt::Codec for Node {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "flags",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("flags (NodeFlags)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "4 for the serialized file and 0 for the .resS and .resource in the corpus; AssetRipper names 1 directory, 2 deleted, 4 serialized file",
@@ -3310,11 +3608,13 @@ impl crate::rt::Codec for Node {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "path",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("path"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "CAB-<32 hex digits>, the same with .resS and .resource",
@@ -3328,28 +3628,28 @@ impl crate::rt::Codec for Node {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let NodeRef { ofs_data, len_data, flags, path, .. } = view;
         {
             let _x = ofs_data;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_data;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = flags;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = path;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Node, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Node, ENDIAN);
 impl NodeRef<'_> {
     /// The owned [`Node`] (copies every view).
     pub fn own(&self) -> Node {
@@ -3361,86 +3661,100 @@ impl NodeRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for NodePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for NodePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, NodePos> {
+/// The places of the fields of a [`Node`]: `rt::Place`'s accessors for [`NodePos`].
+pub trait NodePlace {
     /// The place of `ofs_data`.
-    pub fn ofs_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_data`.
+    fn len_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `flags`.
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `path`.
+    fn path(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl NodePlace for ::meshspec_runtime::Place<'_, NodePos> {
+    #[inline]
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("ofs_data", &self.get().ofs_data)
     }
-    /// The place of `len_data`.
-    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_data", &self.get().len_data)
     }
-    /// The place of `flags`.
-    pub fn flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("flags", &self.get().flags)
     }
-    /// The place of `path`.
-    pub fn path(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn path(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("path", &self.get().path)
     }
 }
-impl crate::rt::Walk for NodePos {
+impl ::meshspec_runtime::Walk for NodePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Node as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Node as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
             |path| {
                 let p = &self.ofs_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
             |path| {
                 let p = &self.len_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
             |path| {
                 let p = &self.flags;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("path")),
             |path| {
                 let p = &self.path;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Node as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_data), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.flags), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
+        let _f = <Node as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.ofs_data), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_data), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.flags), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.path), &_f[3usize]);
     }
 }

@@ -29,7 +29,7 @@
     clippy::useless_asref,
     clippy::erasing_op
 )]
-const ENDIAN: ::binrw::Endian = ::binrw::Endian::Big;
+const ENDIAN: ::meshspec_runtime::Endian = ::meshspec_runtime::Endian::Big;
 /// The `unity_class` enum: an open set, so unnamed values are kept.
 #[derive(
     Debug,
@@ -38,9 +38,10 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Big;
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct UnityClass(pub i32);
@@ -1202,7 +1203,7 @@ impl UnityClass {
         }
     }
 }
-impl crate::rt::Int for UnityClass {
+impl ::meshspec_runtime::Int for UnityClass {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -1215,9 +1216,10 @@ impl crate::rt::Int for UnityClass {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct BuildTarget(pub i32);
@@ -1343,7 +1345,7 @@ impl BuildTarget {
         }
     }
 }
-impl crate::rt::Int for BuildTarget {
+impl ::meshspec_runtime::Int for BuildTarget {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -1356,9 +1358,10 @@ impl crate::rt::Int for BuildTarget {
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct CommonString(pub u32);
@@ -1718,7 +1721,7 @@ impl CommonString {
         }
     }
 }
-impl crate::rt::Int for CommonString {
+impl ::meshspec_runtime::Int for CommonString {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -1741,7 +1744,14 @@ impl crate::rt::Int for CommonString {
 ///
 ///
 /// Type `unity_serialized` of `spec/unity_serialized.ksy`. Observed (the CAB files of the five corpus bundles (format 21 and 22) and the player's level0 (22), read and written back byte for byte)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UnitySerialized {
@@ -1756,14 +1766,14 @@ pub struct UnitySerialized {
     /// The bytes between the metadata and the data offset, kept verbatim.
     ///
     /// Documented as “(up to dataOffset)”, Observed (3 bytes of zeros in the corpus (the data offset is a multiple of 16)).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub pad_data: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The objects, each at its byte_start from here (Unity pads between them to multiples of
     /// 8), to the end of the file.
     ///
     ///
     /// Documented as “(object data)”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub data: ::std::option::Option<::std::vec::Vec<u8>>,
     /// Formats 5 to 8: the objects, from the end of the 16-byte header to where the metadata
     /// starts at the end of the file (the header's file size less its metadata size). Each
@@ -1772,7 +1782,7 @@ pub struct UnitySerialized {
     ///
     ///
     /// Documented as “(object data)”, Observed (the Unity 3.3.0f3, 3.3.0f4 and 3.4.2f3 player files of public Web Player and standalone builds (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub old_data: ::std::option::Option<::std::vec::Vec<u8>>,
     /// Formats 5 to 8, the byte order of the metadata and the objects (0 little endian, 1 big endian), the first byte of the metadata.
     ///
@@ -1780,7 +1790,10 @@ pub struct UnitySerialized {
     #[cfg_attr(
         feature = "arbitrary",
         arbitrary(
-            with = |u|crate::rt::arb::maybe(u, |u|crate::rt::arb::mostly_in(u, &[0, 1]))
+            with = |u|::meshspec_runtime::arb::maybe(
+                u,
+                |u|::meshspec_runtime::arb::mostly_in(u, &[0, 1])
+            )
         )
     )]
     pub old_endianness: ::std::option::Option<u8>,
@@ -1811,19 +1824,19 @@ pub struct UnitySerializedRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UnitySerializedPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `header` lies.
     pub header: HeaderPos,
     /// Where `metadata` lies.
     pub metadata: ::std::option::Option<MetadataPos>,
     /// Where `pad_data` lies.
-    pub pad_data: ::std::option::Option<crate::rt::Span>,
+    pub pad_data: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `data` lies.
-    pub data: ::std::option::Option<crate::rt::Span>,
+    pub data: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `old_data` lies.
-    pub old_data: ::std::option::Option<crate::rt::Span>,
+    pub old_data: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `old_endianness` lies.
-    pub old_endianness: ::std::option::Option<crate::rt::Span>,
+    pub old_endianness: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `old_metadata` lies.
     pub old_metadata: ::std::option::Option<MetadataPos>,
 }
@@ -1835,11 +1848,13 @@ impl UnitySerialized {
     /// Observed (every corpus file).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_LEN_METADATA_IS_METADATA: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEN_METADATA_IS_METADATA: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "len_metadata_is_metadata",
         owner: "unity_serialized",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every object's range (byte_start from the data offset, byte_size bytes) lies inside the
     /// data, and no two objects overlap.
@@ -1848,22 +1863,26 @@ impl UnitySerialized {
     /// Observed (every object of the corpus files).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_OBJECTS_INSIDE_DATA: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_OBJECTS_INSIDE_DATA: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "objects_inside_data",
         owner: "unity_serialized",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// The header's file size equals the size of the file (the serialized file's node, inside a bundle).
     ///
     /// Observed (every corpus file).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_LEN_FILE_IS_FILE_SIZE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEN_FILE_IS_FILE_SIZE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "len_file_is_file_size",
         owner: "unity_serialized",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every type tree node's type and field names resolve - an offset with the top bit set names
     /// one of Unity's common strings (the enum common_string), any other offset starts a
@@ -1873,11 +1892,13 @@ impl UnitySerialized {
     /// Observed (every node of every corpus type tree).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_TYPE_TREE_NAMES_RESOLVE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_TYPE_TREE_NAMES_RESOLVE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "type_tree_names_resolve",
         owner: "unity_serialized",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// From format 16, every object's type_id is an index into the types; before, it is a class
     /// id that one of the types has.
@@ -1886,14 +1907,14 @@ impl UnitySerialized {
     /// Sourced (UnityPy's ObjectReader; every object of the corpus files).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_TYPE_IDS_NAME_TYPES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_TYPE_IDS_NAME_TYPES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "type_ids_name_types",
         owner: "unity_serialized",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_LEN_METADATA_IS_METADATA,
         Self::REL_OBJECTS_INSIDE_DATA,
         Self::REL_LEN_FILE_IS_FILE_SIZE,
@@ -1901,25 +1922,25 @@ impl UnitySerialized {
         Self::REL_TYPE_IDS_NAME_TYPES,
     ];
 }
-impl crate::rt::Codec for UnitySerialized {
+impl ::meshspec_runtime::Codec for UnitySerialized {
     type Args = ();
     type Ref<'a> = UnitySerializedRef<'a>;
     type Pos = UnitySerializedPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (header, _p_header) = crate::rt::field(
+        let (header, _p_header) = ::meshspec_runtime::field(
             "header",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Header as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Header as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -1928,28 +1949,28 @@ impl crate::rt::Codec for UnitySerialized {
                 })
             },
         )?;
-        let (metadata, _p_metadata) = crate::rt::field(
+        let (metadata, _p_metadata) = ::meshspec_runtime::field(
             "metadata",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) >= (9i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) >= (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&header.version),
+                                        ::meshspec_runtime::Int::int(&header.version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(
-                                            &(crate::rt::codec::present(
+                                        ::meshspec_runtime::Int::int(
+                                            &(::meshspec_runtime::codec::present(
                                                 header.endianness.as_ref(),
                                                 _start,
                                                 "endianness",
@@ -1960,11 +1981,13 @@ impl crate::rt::Codec for UnitySerialized {
                                 );
                                 let (_v, _p) = _io
                                     .sized(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            (if (crate::rt::Int::int(&header.version) >= (22i128)) {
-                                                crate::rt::Int::int(
-                                                    &(crate::rt::codec::present(
+                                            (if (::meshspec_runtime::Int::int(&header.version)
+                                                >= (22i128))
+                                            {
+                                                ::meshspec_runtime::Int::int(
+                                                    &(::meshspec_runtime::codec::present(
                                                         header.wide.as_ref(),
                                                         _start,
                                                         "wide",
@@ -1972,11 +1995,11 @@ impl crate::rt::Codec for UnitySerialized {
                                                         .len_metadata,
                                                 )
                                             } else {
-                                                crate::rt::Int::int(&header.len_metadata)
+                                                ::meshspec_runtime::Int::int(&header.len_metadata)
                                             }),
                                             "size",
                                         )?,
-                                        |_io| <Metadata as crate::rt::Codec>::read_in::<
+                                        |_io| <Metadata as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args),
                                     )?;
@@ -1991,21 +2014,23 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let (pad_data, _p_pad_data) = crate::rt::field(
+        let (pad_data, _p_pad_data) = ::meshspec_runtime::field(
             "pad_data",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) >= (9i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) >= (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            ((if (crate::rt::Int::int(&header.version) >= (22i128)) {
-                                                crate::rt::Int::int(
-                                                    &(crate::rt::codec::present(
+                                            ((if (::meshspec_runtime::Int::int(&header.version)
+                                                >= (22i128))
+                                            {
+                                                ::meshspec_runtime::Int::int(
+                                                    &(::meshspec_runtime::codec::present(
                                                         header.wide.as_ref(),
                                                         _start,
                                                         "wide",
@@ -2013,14 +2038,14 @@ impl crate::rt::Codec for UnitySerialized {
                                                         .ofs_data,
                                                 )
                                             } else {
-                                                crate::rt::Int::int(&header.ofs_data)
+                                                ::meshspec_runtime::Int::int(&header.ofs_data)
                                             }))
                                                 .wrapping_sub((_io.io_pos() as i128)),
                                             "size",
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -2031,16 +2056,16 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let (data, _p_data) = crate::rt::field(
+        let (data, _p_data) = ::meshspec_runtime::field(
             "data",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) >= (9i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) >= (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.rest();
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -2051,26 +2076,28 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let (old_data, _p_old_data) = crate::rt::field(
+        let (old_data, _p_old_data) = ::meshspec_runtime::field(
             "old_data",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) < (9i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) < (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            ((crate::rt::Int::int(&header.len_file))
-                                                .wrapping_sub(crate::rt::Int::int(&header.len_metadata)))
+                                            ((::meshspec_runtime::Int::int(&header.len_file))
+                                                .wrapping_sub(
+                                                    ::meshspec_runtime::Int::int(&header.len_metadata),
+                                                ))
                                                 .wrapping_sub((_io.io_pos() as i128)),
                                             "size",
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -2081,16 +2108,17 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let (old_endianness, _p_old_endianness) = crate::rt::field(
+        let (old_endianness, _p_old_endianness) = ::meshspec_runtime::field(
             "old_endianness",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) < (9i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) < (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<u8>(::binrw::Endian::Big, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<u8>(::meshspec_runtime::Endian::Big, "u1")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -2101,28 +2129,28 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let (old_metadata, _p_old_metadata) = crate::rt::field(
+        let (old_metadata, _p_old_metadata) = ::meshspec_runtime::field(
             "old_metadata",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&header.version) < (9i128)) {
+                    if (::meshspec_runtime::Int::int(&header.version) < (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&header.version),
+                                        ::meshspec_runtime::Int::int(&header.version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(
-                                            &(crate::rt::codec::present(
+                                        ::meshspec_runtime::Int::int(
+                                            &(::meshspec_runtime::codec::present(
                                                 old_endianness.as_ref(),
                                                 _start,
                                                 "old_endianness",
@@ -2133,13 +2161,13 @@ impl crate::rt::Codec for UnitySerialized {
                                 );
                                 let (_v, _p) = _io
                                     .sized(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            (crate::rt::Int::int(&header.len_metadata))
+                                            (::meshspec_runtime::Int::int(&header.len_metadata))
                                                 .wrapping_sub((1i128)),
                                             "size",
                                         )?,
-                                        |_io| <Metadata as crate::rt::Codec>::read_in::<
+                                        |_io| <Metadata as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args),
                                     )?;
@@ -2166,7 +2194,7 @@ impl crate::rt::Codec for UnitySerialized {
             },
             if L {
                 Some(UnitySerializedPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     header: _p_header,
                     metadata: _p_metadata,
                     pad_data: _p_pad_data,
@@ -2185,9 +2213,9 @@ impl crate::rt::Codec for UnitySerialized {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let UnitySerialized {
@@ -2199,7 +2227,7 @@ impl crate::rt::Codec for UnitySerialized {
             old_endianness,
             old_metadata,
         } = self;
-        let _p_header = crate::rt::field(
+        let _p_header = ::meshspec_runtime::field(
             "header",
             || {
                 let _at = _io.pos();
@@ -2208,39 +2236,41 @@ impl crate::rt::Codec for UnitySerialized {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_metadata = crate::rt::field(
+        let _p_metadata = ::meshspec_runtime::field(
             "metadata",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) >= (9i128)),
+                        (::meshspec_runtime::Int::int(&header.version) >= (9i128)),
                         metadata.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     let _args = (
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u32,
                                         >(
                                             _at,
-                                            crate::rt::Int::int(&header.version),
+                                            ::meshspec_runtime::Int::int(&header.version),
                                             "format_version",
                                         )?,
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u8,
                                         >(
                                             _at,
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     header.endianness.as_ref(),
                                                     _start,
                                                     "endianness",
@@ -2249,11 +2279,13 @@ impl crate::rt::Codec for UnitySerialized {
                                             "big_endian",
                                         )?,
                                     );
-                                    let _n = crate::rt::input::count(
+                                    let _n = ::meshspec_runtime::input::count(
                                         _at,
-                                        (if (crate::rt::Int::int(&header.version) >= (22i128)) {
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                        (if (::meshspec_runtime::Int::int(&header.version)
+                                            >= (22i128))
+                                        {
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     header.wide.as_ref(),
                                                     _start,
                                                     "wide",
@@ -2261,7 +2293,7 @@ impl crate::rt::Codec for UnitySerialized {
                                                     .len_metadata,
                                             )
                                         } else {
-                                            crate::rt::Int::int(&header.len_metadata)
+                                            ::meshspec_runtime::Int::int(&header.len_metadata)
                                         }),
                                         "size",
                                     )?;
@@ -2269,7 +2301,9 @@ impl crate::rt::Codec for UnitySerialized {
                                     _io.sized(
                                         _n,
                                         |_io| {
-                                            _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                            _p = ::meshspec_runtime::Codec::write_out::<
+                                                L,
+                                            >(_v, _io, _args)?;
                                             Ok(())
                                         },
                                     )?;
@@ -2280,7 +2314,7 @@ impl crate::rt::Codec for UnitySerialized {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 9",
                                     true,
@@ -2289,7 +2323,7 @@ impl crate::rt::Codec for UnitySerialized {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 9",
                                     false,
@@ -2300,24 +2334,26 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let _p_pad_data = crate::rt::field(
+        let _p_pad_data = ::meshspec_runtime::field(
             "pad_data",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) >= (9i128)),
+                        (::meshspec_runtime::Int::int(&header.version) >= (9i128)),
                         pad_data.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
-                                        ((if (crate::rt::Int::int(&header.version) >= (22i128)) {
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                        ((if (::meshspec_runtime::Int::int(&header.version)
+                                            >= (22i128))
+                                        {
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     header.wide.as_ref(),
                                                     _start,
                                                     "wide",
@@ -2325,21 +2361,21 @@ impl crate::rt::Codec for UnitySerialized {
                                                     .ofs_data,
                                             )
                                         } else {
-                                            crate::rt::Int::int(&header.ofs_data)
+                                            ::meshspec_runtime::Int::int(&header.ofs_data)
                                         }))
                                             .wrapping_sub((_io.io_pos() as i128)),
                                         "(header.version >= 22 ? header.wide.ofs_data : header.ofs_data) - _io.pos",
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 9",
                                     true,
@@ -2348,7 +2384,7 @@ impl crate::rt::Codec for UnitySerialized {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 9",
                                     false,
@@ -2359,27 +2395,27 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let _p_data = crate::rt::field(
+        let _p_data = ::meshspec_runtime::field(
             "data",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) >= (9i128)),
+                        (::meshspec_runtime::Int::int(&header.version) >= (9i128)),
                         data.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 9",
                                     true,
@@ -2388,7 +2424,7 @@ impl crate::rt::Codec for UnitySerialized {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version >= 9",
                                     false,
@@ -2399,41 +2435,47 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let _p_old_data = crate::rt::field(
+        let _p_old_data = ::meshspec_runtime::field(
             "old_data",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) < (9i128)),
+                        (::meshspec_runtime::Int::int(&header.version) < (9i128)),
                         old_data.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
-                                        ((crate::rt::Int::int(&header.len_file))
-                                            .wrapping_sub(crate::rt::Int::int(&header.len_metadata)))
+                                        ((::meshspec_runtime::Int::int(&header.len_file))
+                                            .wrapping_sub(
+                                                ::meshspec_runtime::Int::int(&header.len_metadata),
+                                            ))
                                             .wrapping_sub((_io.io_pos() as i128)),
                                         "header.len_file - header.len_metadata - _io.pos",
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "header.version < 9", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "header.version < 9",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version < 9",
                                     false,
@@ -2444,32 +2486,36 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let _p_old_endianness = crate::rt::field(
+        let _p_old_endianness = ::meshspec_runtime::field(
             "old_endianness",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) < (9i128)),
+                        (::meshspec_runtime::Int::int(&header.version) < (9i128)),
                         old_endianness.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Big, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "header.version < 9", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "header.version < 9",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version < 9",
                                     false,
@@ -2480,32 +2526,32 @@ impl crate::rt::Codec for UnitySerialized {
                 )
             },
         )?;
-        let _p_old_metadata = crate::rt::field(
+        let _p_old_metadata = ::meshspec_runtime::field(
             "old_metadata",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&header.version) < (9i128)),
+                        (::meshspec_runtime::Int::int(&header.version) < (9i128)),
                         old_metadata.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     let _args = (
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u32,
                                         >(
                                             _at,
-                                            crate::rt::Int::int(&header.version),
+                                            ::meshspec_runtime::Int::int(&header.version),
                                             "format_version",
                                         )?,
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u8,
                                         >(
                                             _at,
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     old_endianness.as_ref(),
                                                     _start,
                                                     "old_endianness",
@@ -2514,9 +2560,9 @@ impl crate::rt::Codec for UnitySerialized {
                                             "big_endian",
                                         )?,
                                     );
-                                    let _n = crate::rt::input::count(
+                                    let _n = ::meshspec_runtime::input::count(
                                         _at,
-                                        (crate::rt::Int::int(&header.len_metadata))
+                                        (::meshspec_runtime::Int::int(&header.len_metadata))
                                             .wrapping_sub((1i128)),
                                         "size",
                                     )?;
@@ -2524,7 +2570,9 @@ impl crate::rt::Codec for UnitySerialized {
                                     _io.sized(
                                         _n,
                                         |_io| {
-                                            _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                            _p = ::meshspec_runtime::Codec::write_out::<
+                                                L,
+                                            >(_v, _io, _args)?;
                                             Ok(())
                                         },
                                     )?;
@@ -2535,12 +2583,16 @@ impl crate::rt::Codec for UnitySerialized {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "header.version < 9", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "header.version < 9",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "header.version < 9",
                                     false,
@@ -2554,7 +2606,7 @@ impl crate::rt::Codec for UnitySerialized {
         Ok(
             if L {
                 Some(UnitySerializedPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     header: _p_header,
                     metadata: _p_metadata,
                     pad_data: _p_pad_data,
@@ -2570,8 +2622,8 @@ impl crate::rt::Codec for UnitySerialized {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let UnitySerializedRef {
             header,
@@ -2588,7 +2640,7 @@ impl crate::rt::Codec for UnitySerialized {
             let _v = header;
             let _place = at.header();
             {
-                <Header as crate::rt::Codec>::checks(_v, &_place, out);
+                <Header as ::meshspec_runtime::Codec>::checks(_v, &_place, out);
             }
         }
         if let (Some(_v), Some(_place)) = (
@@ -2596,17 +2648,17 @@ impl crate::rt::Codec for UnitySerialized {
             at.old_endianness().some(),
         ) {
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) == (0i128)
-                        || crate::rt::Int::int(&_v) == (1i128))
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)
+                        || ::meshspec_runtime::Int::int(&_v) == (1i128))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "one of 0, 1",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -2615,7 +2667,7 @@ impl crate::rt::Codec for UnitySerialized {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
@@ -2632,29 +2684,33 @@ impl crate::rt::Codec for UnitySerialized {
             old_metadata,
             ..
         } = self;
-        0usize + <Header as crate::rt::Codec>::size_hint(header)
+        0usize + <Header as ::meshspec_runtime::Codec>::size_hint(header)
             + metadata
                 .as_ref()
-                .map_or(0, |_x| <Metadata as crate::rt::Codec>::size_hint(_x))
+                .map_or(0, |_x| <Metadata as ::meshspec_runtime::Codec>::size_hint(_x))
             + pad_data.as_ref().map_or(0, |_x| _x.len())
             + data.as_ref().map_or(0, |_x| _x.len())
             + old_data.as_ref().map_or(0, |_x| _x.len())
             + old_endianness.as_ref().map_or(0, |_x| 1usize)
             + old_metadata
                 .as_ref()
-                .map_or(0, |_x| <Metadata as crate::rt::Codec>::size_hint(_x))
+                .map_or(0, |_x| <Metadata as ::meshspec_runtime::Codec>::size_hint(_x))
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "unity_serialized",
         doc: "A SerializedFile: a header, the metadata (the editor version, the target platform, the types\nof the objects with their type trees, the table of objects, the scripts, the external files\nand the managed reference types), and the objects' bytes.\n\nThe header is big endian. Its endianness byte chooses the byte order of the metadata (and of\nthe objects): 0 little endian, as every player on today's platforms writes, 1 big endian. From\nformat version 22 the sizes and the data offset are 64-bit, in a second part of the header,\nand the first part's sizes are zero. Before format 9 (Unity 3.4 and older) the header is\n16 bytes, the objects follow it, and the metadata is at the end of the file, its first byte\nthe endianness (`old_data`, `old_endianness`, `old_metadata`).\n\nEach object is a byte range of the data (`byte_start` from the data offset, `byte_size`), read\nthrough its type's type tree when the file carries them, or by a fixed layout of the editor\nversion (the `unity-mesh` layout for a Mesh). The object bytes are kept here as one block,\nand cut, checked and read by `formats/src/unity/files/serialized.rs` and `typetree.rs`.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "header",
                 ty: "header",
                 orig_id: ::std::option::Option::Some("SerializedFileHeader"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -2662,8 +2718,8 @@ impl crate::rt::Codec for UnitySerialized {
                 reading: ::std::option::Option::None,
                 doc: "Sizes, the format version, the data offset and the byte order.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Header as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Header as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -2673,11 +2729,13 @@ impl crate::rt::Codec for UnitySerialized {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "metadata",
                 ty: "metadata?",
                 orig_id: ::std::option::Option::Some("(metadata)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -2689,8 +2747,8 @@ impl crate::rt::Codec for UnitySerialized {
                         ::std::option::Option::None
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Metadata as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Metadata as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -2698,11 +2756,13 @@ impl crate::rt::Codec for UnitySerialized {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad_data",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(up to dataOffset)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "3 bytes of zeros in the corpus (the data offset is a multiple of 16)",
@@ -2718,11 +2778,13 @@ impl crate::rt::Codec for UnitySerialized {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "data",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(object data)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -2738,11 +2800,13 @@ impl crate::rt::Codec for UnitySerialized {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "old_data",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(object data)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the Unity 3.3.0f3, 3.3.0f4 and 3.4.2f3 player files of public Web Player and standalone builds (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size",
@@ -2758,11 +2822,13 @@ impl crate::rt::Codec for UnitySerialized {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "old_endianness",
                 ty: "u1?",
                 orig_id: ::std::option::Option::Some("m_Endianess"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 in the 3.3 and 3.4 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9",
@@ -2778,11 +2844,13 @@ impl crate::rt::Codec for UnitySerialized {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "old_metadata",
                 ty: "metadata?",
                 orig_id: ::std::option::Option::Some("(metadata)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the 3.3 and 3.4 player files (no types, or nested type trees in Web Player files) and 3.4 editor files of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -2794,8 +2862,8 @@ impl crate::rt::Codec for UnitySerialized {
                         ::std::option::Option::None
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Metadata as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Metadata as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -2805,7 +2873,7 @@ impl crate::rt::Codec for UnitySerialized {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let UnitySerializedRef {
             header,
@@ -2820,55 +2888,55 @@ impl crate::rt::Codec for UnitySerialized {
         if _vis.enter(&_f[0usize]) {
             {
                 let _x = header;
-                <Header as crate::rt::Codec>::visit(_x, _vis)
+                <Header as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = metadata {
                 _vis.present();
-                <Metadata as crate::rt::Codec>::visit(_x, _vis)
+                <Metadata as ::meshspec_runtime::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = pad_data {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = data {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = old_data {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = old_endianness {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = old_metadata {
                 _vis.present();
-                <Metadata as crate::rt::Codec>::visit(_x, _vis)
+                <Metadata as ::meshspec_runtime::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(UnitySerialized, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(UnitySerialized, ENDIAN);
 impl UnitySerializedRef<'_> {
     /// The owned [`UnitySerialized`] (copies every view).
     pub fn own(&self) -> UnitySerialized {
@@ -2886,158 +2954,226 @@ impl UnitySerializedRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for UnitySerializedPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for UnitySerializedPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, UnitySerializedPos> {
+/// The places of the fields of a [`UnitySerialized`]: `rt::Place`'s accessors for [`UnitySerializedPos`].
+pub trait UnitySerializedPlace {
     /// The place of `header`.
-    pub fn header(&self) -> crate::rt::Place<'_, HeaderPos> {
+    fn header(&self) -> ::meshspec_runtime::Place<'_, HeaderPos>;
+    /// The place of `metadata`.
+    fn metadata(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<MetadataPos>>;
+    /// The place of `pad_data`.
+    fn pad_data(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `data`.
+    fn data(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `old_data`.
+    fn old_data(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `old_endianness`.
+    fn old_endianness(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `old_metadata`.
+    fn old_metadata(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<MetadataPos>>;
+}
+impl UnitySerializedPlace for ::meshspec_runtime::Place<'_, UnitySerializedPos> {
+    #[inline]
+    fn header(&self) -> ::meshspec_runtime::Place<'_, HeaderPos> {
         self.field("header", &self.get().header)
     }
-    /// The place of `metadata`.
-    pub fn metadata(&self) -> crate::rt::Place<'_, ::std::option::Option<MetadataPos>> {
+    #[inline]
+    fn metadata(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<MetadataPos>> {
         self.field("metadata", &self.get().metadata)
     }
-    /// The place of `pad_data`.
-    pub fn pad_data(
+    #[inline]
+    fn pad_data(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("pad_data", &self.get().pad_data)
     }
-    /// The place of `data`.
-    pub fn data(&self) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    #[inline]
+    fn data(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("data", &self.get().data)
     }
-    /// The place of `old_data`.
-    pub fn old_data(
+    #[inline]
+    fn old_data(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("old_data", &self.get().old_data)
     }
-    /// The place of `old_endianness`.
-    pub fn old_endianness(
+    #[inline]
+    fn old_endianness(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("old_endianness", &self.get().old_endianness)
     }
-    /// The place of `old_metadata`.
-    pub fn old_metadata(
+    #[inline]
+    fn old_metadata(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<MetadataPos>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<MetadataPos>> {
         self.field("old_metadata", &self.get().old_metadata)
     }
 }
-impl crate::rt::Walk for UnitySerializedPos {
+impl ::meshspec_runtime::Walk for UnitySerializedPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <UnitySerialized as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <UnitySerialized as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("header")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("header")),
             |path| {
                 let p = &self.header;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("metadata")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("metadata")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.metadata {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !true,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("pad_data")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_data {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("data")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.data {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[3usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("old_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("old_data")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.old_data {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[4usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("old_endianness")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("old_endianness"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.old_endianness {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("old_metadata")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("old_metadata")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.old_metadata {
-                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[6usize],
+                        !true,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <UnitySerialized as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        let _f = <UnitySerialized as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.header), &_f[0usize]);
         if let ::std::option::Option::Some(p) = &self.metadata {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.pad_data {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
         if let ::std::option::Option::Some(p) = &self.data {
-            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[3usize]);
         }
         if let ::std::option::Option::Some(p) = &self.old_data {
-            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[4usize]);
         }
         if let ::std::option::Option::Some(p) = &self.old_endianness {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
         if let ::std::option::Option::Some(p) = &self.old_metadata {
-            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[6usize]);
         }
     }
 }
-impl crate::rt::Root for UnitySerialized {
+impl ::meshspec_runtime::Root for UnitySerialized {
     const ID: &'static str = "unity-serialized";
     const ROOT: &'static str = "unity_serialized";
     const DESCRIPTION: &'static str = "Unity serialized file (format versions 5 to 22) - the objects of a scene, an .assets file or a bundle's CAB";
@@ -3045,7 +3181,7 @@ impl crate::rt::Root for UnitySerialized {
     const UNKNOWN: &'static [&'static str] = &["header.wide.unknown_0x28"];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         UnitySerialized::REL_LEN_METADATA_IS_METADATA,
         UnitySerialized::REL_OBJECTS_INSIDE_DATA,
         UnitySerialized::REL_LEN_FILE_IS_FILE_SIZE,
@@ -3053,7 +3189,9 @@ impl crate::rt::Root for UnitySerialized {
         UnitySerialized::REL_TYPE_IDS_NAME_TYPES,
     ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -3061,7 +3199,14 @@ impl crate::rt::Root for UnitySerialized {
 /// The header (big endian), 16 bytes before format 9, 20 from format 9, 48 from format 22.
 ///
 /// Type `header` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Header {
@@ -3078,7 +3223,7 @@ pub struct Header {
     /// Documented as “m_Version”, Observed (21 (2019.4) and 22 (2020.3 and later) in the corpus, 8 in 3.4.2f3 player and editor files; AssetStudio's SerializedFileFormatVersion names 5 (Unity 1.2) to 22 (2020.1), 8 for 3.0 to 3.4 and 9 for 3.5).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 5, 22))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 5, 22))
     )]
     pub version: u32,
     /// Where the objects' data starts, from the start of the file (before format 22).
@@ -3091,17 +3236,20 @@ pub struct Header {
     #[cfg_attr(
         feature = "arbitrary",
         arbitrary(
-            with = |u|crate::rt::arb::maybe(u, |u|crate::rt::arb::mostly_in(u, &[0, 1]))
+            with = |u|::meshspec_runtime::arb::maybe(
+                u,
+                |u|::meshspec_runtime::arb::mostly_in(u, &[0, 1])
+            )
         )
     )]
     pub endianness: ::std::option::Option<u8>,
     /// Reserved, kept verbatim.
     ///
     /// Documented as “m_Reserved”, Observed (zeros in every corpus file).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::maybe_bytes::<3>)
+        arbitrary(with = ::meshspec_runtime::arb::maybe_bytes::<3>)
     )]
     pub reserved: ::std::option::Option<::std::vec::Vec<u8>>,
     /// From format 22, the sizes and the data offset as 64-bit values.
@@ -3131,19 +3279,19 @@ pub struct HeaderRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeaderPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `len_metadata` lies.
-    pub len_metadata: crate::rt::Span,
+    pub len_metadata: ::meshspec_runtime::Span,
     /// Where `len_file` lies.
-    pub len_file: crate::rt::Span,
+    pub len_file: ::meshspec_runtime::Span,
     /// Where `version` lies.
-    pub version: crate::rt::Span,
+    pub version: ::meshspec_runtime::Span,
     /// Where `ofs_data` lies.
-    pub ofs_data: crate::rt::Span,
+    pub ofs_data: ::meshspec_runtime::Span,
     /// Where `endianness` lies.
-    pub endianness: ::std::option::Option<crate::rt::Span>,
+    pub endianness: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `reserved` lies.
-    pub reserved: ::std::option::Option<crate::rt::Span>,
+    pub reserved: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `wide` lies.
     pub wide: ::std::option::Option<HeaderWidePos>,
 }
@@ -3159,79 +3307,80 @@ impl Header {
     /// Where `endianness` starts, from the start of the type.
     pub const OFFSET_ENDIANNESS: u64 = 16;
 }
-impl crate::rt::Codec for Header {
+impl ::meshspec_runtime::Codec for Header {
     type Args = ();
     type Ref<'a> = HeaderRef<'a>;
     type Pos = HeaderPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (len_metadata, _p_len_metadata) = crate::rt::field(
+        let (len_metadata, _p_len_metadata) = ::meshspec_runtime::field(
             "len_metadata",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_file, _p_len_file) = crate::rt::field(
+        let (len_file, _p_len_file) = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (version, _p_version) = crate::rt::field(
+        let (version, _p_version) = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ofs_data, _p_ofs_data) = crate::rt::field(
+        let (ofs_data, _p_ofs_data) = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (endianness, _p_endianness) = crate::rt::field(
+        let (endianness, _p_endianness) = ::meshspec_runtime::field(
             "endianness",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (9i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<u8>(::binrw::Endian::Big, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<u8>(::meshspec_runtime::Endian::Big, "u1")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -3242,20 +3391,20 @@ impl crate::rt::Codec for Header {
                 )
             },
         )?;
-        let (reserved, _p_reserved) = crate::rt::field(
+        let (reserved, _p_reserved) = ::meshspec_runtime::field(
             "reserved",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (9i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (9i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(_at, (3i128), "size")?,
+                                        ::meshspec_runtime::input::count(_at, (3i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -3266,16 +3415,16 @@ impl crate::rt::Codec for Header {
                 )
             },
         )?;
-        let (wide, _p_wide) = crate::rt::field(
+        let (wide, _p_wide) = ::meshspec_runtime::field(
             "wide",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (22i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (22i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <HeaderWide as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <HeaderWide as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -3301,7 +3450,7 @@ impl crate::rt::Codec for Header {
             },
             if L {
                 Some(HeaderPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     len_metadata: _p_len_metadata,
                     len_file: _p_len_file,
                     version: _p_version,
@@ -3320,9 +3469,9 @@ impl crate::rt::Codec for Header {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Header {
@@ -3334,7 +3483,7 @@ impl crate::rt::Codec for Header {
             reserved,
             wide,
         } = self;
-        let _p_len_metadata = crate::rt::field(
+        let _p_len_metadata = ::meshspec_runtime::field(
             "len_metadata",
             || {
                 let _at = _io.pos();
@@ -3342,14 +3491,14 @@ impl crate::rt::Codec for Header {
                     let _v = len_metadata;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_file = crate::rt::field(
+        let _p_len_file = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
@@ -3357,14 +3506,14 @@ impl crate::rt::Codec for Header {
                     let _v = len_file;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_version = crate::rt::field(
+        let _p_version = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
@@ -3372,14 +3521,14 @@ impl crate::rt::Codec for Header {
                     let _v = version;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_ofs_data = crate::rt::field(
+        let _p_ofs_data = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
@@ -3387,58 +3536,66 @@ impl crate::rt::Codec for Header {
                     let _v = ofs_data;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_endianness = crate::rt::field(
+        let _p_endianness = ::meshspec_runtime::field(
             "endianness",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&version) >= (9i128)),
+                        (::meshspec_runtime::Int::int(&version) >= (9i128)),
                         endianness.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Big, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 9", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 9",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 9", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 9",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_reserved = crate::rt::field(
+        let _p_reserved = ::meshspec_runtime::field(
             "reserved",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&version) >= (9i128)),
+                        (::meshspec_runtime::Int::int(&version) >= (9i128)),
                         reserved.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
                                         (3i128),
@@ -3446,36 +3603,49 @@ impl crate::rt::Codec for Header {
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 9", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 9",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 9", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 9",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_wide = crate::rt::field(
+        let _p_wide = ::meshspec_runtime::field(
             "wide",
             || {
                 let _at = _io.pos();
                 Ok(
-                    match ((crate::rt::Int::int(&version) >= (22i128)), wide.as_ref()) {
+                    match (
+                        (::meshspec_runtime::Int::int(&version) >= (22i128)),
+                        wide.as_ref(),
+                    ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     let _args = ();
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    let _p = ::meshspec_runtime::Codec::write_out::<
+                                        L,
+                                    >(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -3483,12 +3653,20 @@ impl crate::rt::Codec for Header {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 22", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 22",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 22", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 22",
+                                    false,
+                                ),
                             );
                         }
                     },
@@ -3498,7 +3676,7 @@ impl crate::rt::Codec for Header {
         Ok(
             if L {
                 Some(HeaderPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     len_metadata: _p_len_metadata,
                     len_file: _p_len_file,
                     version: _p_version,
@@ -3514,8 +3692,8 @@ impl crate::rt::Codec for Header {
     }
     fn checks(
         view: &Self::Ref<'_>,
-        at: &crate::rt::Place<'_, Self::Pos>,
-        out: &mut ::std::vec::Vec<crate::rt::Error>,
+        at: &::meshspec_runtime::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<::meshspec_runtime::Error>,
     ) {
         let HeaderRef {
             len_metadata,
@@ -3532,17 +3710,17 @@ impl crate::rt::Codec for Header {
             let _v = version;
             let _place = at.version();
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) >= (5i128)
-                        && crate::rt::Int::int(&_v) <= (22i128))
+                    if !(::meshspec_runtime::Int::int(&_v) >= (5i128)
+                        && ::meshspec_runtime::Int::int(&_v) <= (22i128))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 ">= 5 and <= 22",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -3551,24 +3729,24 @@ impl crate::rt::Codec for Header {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
         }
         if let (Some(_v), Some(_place)) = (endianness.as_ref(), at.endianness().some()) {
             {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
+                if let Err(e) = (|| -> ::meshspec_runtime::Result<()> {
                     let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) == (0i128)
-                        || crate::rt::Int::int(&_v) == (1i128))
+                    if !(::meshspec_runtime::Int::int(&_v) == (0i128)
+                        || ::meshspec_runtime::Int::int(&_v) == (1i128))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "one of 0, 1",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -3577,7 +3755,7 @@ impl crate::rt::Codec for Header {
                     out.push(
                         e
                             .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
+                            .with_severity(::meshspec_runtime::Severity::Warning),
                     );
                 }
             }
@@ -3599,19 +3777,23 @@ impl crate::rt::Codec for Header {
             + reserved.as_ref().map_or(0, |_x| _x.len())
             + wide
                 .as_ref()
-                .map_or(0, |_x| <HeaderWide as crate::rt::Codec>::size_hint(_x))
+                .map_or(0, |_x| <HeaderWide as ::meshspec_runtime::Codec>::size_hint(_x))
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "header",
         doc: "The header (big endian), 16 bytes before format 9, 20 from format 9, 48 from format 22.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_metadata",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("m_MetadataSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 in format 22 files, whose size is in `wide`",
@@ -3623,11 +3805,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_file",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("m_FileSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -3639,11 +3823,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "version",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("m_Version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "21 (2019.4) and 22 (2020.3 and later) in the corpus, 8 in 3.4.2f3 player and editor files; AssetStudio's SerializedFileFormatVersion names 5 (Unity 1.2) to 22 (2020.1), 8 for 3.0 to 3.4 and 9 for 3.5",
@@ -3655,11 +3841,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ofs_data",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("m_DataOffset"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -3671,11 +3859,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "endianness",
                 ty: "u1?",
                 orig_id: ::std::option::Option::Some("m_Endianess"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("0 in every corpus file"),
                 reading: ::std::option::Option::None,
@@ -3689,11 +3879,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "reserved",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("m_Reserved"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("zeros in every corpus file"),
                 reading: ::std::option::Option::None,
@@ -3707,11 +3899,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(3u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "wide",
                 ty: "header_wide?",
                 orig_id: ::std::option::Option::Some("(format 22 header)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -3723,8 +3917,8 @@ impl crate::rt::Codec for Header {
                         ::std::option::Option::None
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <HeaderWide as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <HeaderWide as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -3736,7 +3930,7 @@ impl crate::rt::Codec for Header {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let HeaderRef {
             len_metadata,
@@ -3750,44 +3944,44 @@ impl crate::rt::Codec for Header {
         } = view;
         {
             let _x = len_metadata;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_file;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = version;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = ofs_data;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = endianness {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = reserved {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = wide {
                 _vis.present();
-                <HeaderWide as crate::rt::Codec>::visit(_x, _vis)
+                <HeaderWide as ::meshspec_runtime::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Header, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Header, ENDIAN);
 impl HeaderRef<'_> {
     /// The owned [`Header`] (copies every view).
     pub fn own(&self) -> Header {
@@ -3805,148 +3999,198 @@ impl HeaderRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for HeaderPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for HeaderPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, HeaderPos> {
+/// The places of the fields of a [`Header`]: `rt::Place`'s accessors for [`HeaderPos`].
+pub trait HeaderPlace {
     /// The place of `len_metadata`.
-    pub fn len_metadata(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn len_metadata(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_file`.
+    fn len_file(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `version`.
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ofs_data`.
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `endianness`.
+    fn endianness(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `reserved`.
+    fn reserved(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `wide`.
+    fn wide(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<HeaderWidePos>>;
+}
+impl HeaderPlace for ::meshspec_runtime::Place<'_, HeaderPos> {
+    #[inline]
+    fn len_metadata(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_metadata", &self.get().len_metadata)
     }
-    /// The place of `len_file`.
-    pub fn len_file(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_file(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_file", &self.get().len_file)
     }
-    /// The place of `version`.
-    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("version", &self.get().version)
     }
-    /// The place of `ofs_data`.
-    pub fn ofs_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("ofs_data", &self.get().ofs_data)
     }
-    /// The place of `endianness`.
-    pub fn endianness(
+    #[inline]
+    fn endianness(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("endianness", &self.get().endianness)
     }
-    /// The place of `reserved`.
-    pub fn reserved(
+    #[inline]
+    fn reserved(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("reserved", &self.get().reserved)
     }
-    /// The place of `wide`.
-    pub fn wide(&self) -> crate::rt::Place<'_, ::std::option::Option<HeaderWidePos>> {
+    #[inline]
+    fn wide(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<HeaderWidePos>> {
         self.field("wide", &self.get().wide)
     }
 }
-impl crate::rt::Walk for HeaderPos {
+impl ::meshspec_runtime::Walk for HeaderPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Header as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Header as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_metadata")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_metadata")),
             |path| {
                 let p = &self.len_metadata;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
             |path| {
                 let p = &self.len_file;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("version")),
             |path| {
                 let p = &self.version;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
             |path| {
                 let p = &self.ofs_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("endianness")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("endianness")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.endianness {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[4usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("reserved")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("reserved")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.reserved {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("wide")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("wide")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.wide {
-                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[6usize],
+                        !true,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Header as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.len_metadata), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_file), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.version), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[3usize]);
+        let _f = <Header as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.len_metadata), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_file), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.version), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ofs_data), &_f[3usize]);
         if let ::std::option::Option::Some(p) = &self.endianness {
-            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[4usize]);
         }
         if let ::std::option::Option::Some(p) = &self.reserved {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
         if let ::std::option::Option::Some(p) = &self.wide {
-            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[6usize]);
         }
     }
 }
 /// The second part of a format 22 header.
 ///
 /// Type `header_wide` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct HeaderWide {
@@ -3971,15 +4215,15 @@ pub struct HeaderWide {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeaderWidePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `len_metadata` lies.
-    pub len_metadata: crate::rt::Span,
+    pub len_metadata: ::meshspec_runtime::Span,
     /// Where `len_file` lies.
-    pub len_file: crate::rt::Span,
+    pub len_file: ::meshspec_runtime::Span,
     /// Where `ofs_data` lies.
-    pub ofs_data: crate::rt::Span,
+    pub ofs_data: ::meshspec_runtime::Span,
     /// Where `unknown_0x28` lies.
-    pub unknown_0x28: crate::rt::Span,
+    pub unknown_0x28: ::meshspec_runtime::Span,
 }
 impl HeaderWide {
     /// The bytes every value of this type takes.
@@ -3993,15 +4237,23 @@ impl HeaderWide {
     /// Where `unknown_0x28` starts, from the start of the type.
     pub const OFFSET_UNKNOWN_0X28: u64 = 20;
 }
-impl crate::rt::pod::Block for HeaderWide {
+impl ::meshspec_runtime::pod::Block for HeaderWide {
     const SIZE: usize = 28usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let len_metadata = crate::rt::pod::get::<u32>(_b, 0usize, ::binrw::Endian::Big);
-        let len_file = crate::rt::pod::get::<u64>(_b, 4usize, ::binrw::Endian::Big);
-        let ofs_data = crate::rt::pod::get::<u64>(_b, 12usize, ::binrw::Endian::Big);
-        let unknown_0x28 = crate::rt::pod::get::<u64>(_b, 20usize, ::binrw::Endian::Big);
+        let len_metadata = ::meshspec_runtime::pod::get::<
+            u32,
+        >(_b, 0usize, ::meshspec_runtime::Endian::Big);
+        let len_file = ::meshspec_runtime::pod::get::<
+            u64,
+        >(_b, 4usize, ::meshspec_runtime::Endian::Big);
+        let ofs_data = ::meshspec_runtime::pod::get::<
+            u64,
+        >(_b, 12usize, ::meshspec_runtime::Endian::Big);
+        let unknown_0x28 = ::meshspec_runtime::pod::get::<
+            u64,
+        >(_b, 20usize, ::meshspec_runtime::Endian::Big);
         Self {
             len_metadata,
             len_file,
@@ -4010,90 +4262,98 @@ impl crate::rt::pod::Block for HeaderWide {
         }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { len_metadata, len_file, ofs_data, unknown_0x28 } = self;
-        crate::rt::pod::set::<u32>(_b, 0usize, *len_metadata, ::binrw::Endian::Big);
-        crate::rt::pod::set::<u64>(_b, 4usize, *len_file, ::binrw::Endian::Big);
-        crate::rt::pod::set::<u64>(_b, 12usize, *ofs_data, ::binrw::Endian::Big);
-        crate::rt::pod::set::<u64>(_b, 20usize, *unknown_0x28, ::binrw::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 0usize, *len_metadata, ::meshspec_runtime::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u64,
+        >(_b, 4usize, *len_file, ::meshspec_runtime::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u64,
+        >(_b, 12usize, *ofs_data, ::meshspec_runtime::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u64,
+        >(_b, 20usize, *unknown_0x28, ::meshspec_runtime::Endian::Big);
         Ok(())
     }
 }
-impl crate::rt::Codec for HeaderWide {
+impl ::meshspec_runtime::Codec for HeaderWide {
     type Args = ();
     type Ref<'a> = HeaderWide;
     type Pos = HeaderWidePos;
     const MIN_SIZE: u64 = 28u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 28u64 {
             let _b = _io.take(28u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<HeaderWidePos as crate::rt::Fixed>::at(_start, 28u64))
+                    Some(<HeaderWidePos as ::meshspec_runtime::Fixed>::at(_start, 28u64))
                 } else {
                     None
                 },
             ));
         }
-        let (len_metadata, _p_len_metadata) = crate::rt::field(
+        let (len_metadata, _p_len_metadata) = ::meshspec_runtime::field(
             "len_metadata",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_file, _p_len_file) = crate::rt::field(
+        let (len_file, _p_len_file) = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Big, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u64>(::meshspec_runtime::Endian::Big, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ofs_data, _p_ofs_data) = crate::rt::field(
+        let (ofs_data, _p_ofs_data) = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Big, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u64>(::meshspec_runtime::Endian::Big, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unknown_0x28, _p_unknown_0x28) = crate::rt::field(
+        let (unknown_0x28, _p_unknown_0x28) = ::meshspec_runtime::field(
             "unknown_0x28",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u64>(::binrw::Endian::Big, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u64>(::meshspec_runtime::Endian::Big, "u8")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4108,7 +4368,7 @@ impl crate::rt::Codec for HeaderWide {
             },
             if L {
                 Some(HeaderWidePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     len_metadata: _p_len_metadata,
                     len_file: _p_len_file,
                     ofs_data: _p_ofs_data,
@@ -4124,17 +4384,17 @@ impl crate::rt::Codec for HeaderWide {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 28usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
         Ok(
             if L {
-                Some(<HeaderWidePos as crate::rt::Fixed>::at(_start, 28u64))
+                Some(<HeaderWidePos as ::meshspec_runtime::Fixed>::at(_start, 28u64))
             } else {
                 None
             },
@@ -4143,17 +4403,21 @@ impl crate::rt::Codec for HeaderWide {
     fn size_hint(&self) -> usize {
         28usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "header_wide",
         doc: "The second part of a format 22 header.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_metadata",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("m_MetadataSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -4165,11 +4429,13 @@ impl crate::rt::Codec for HeaderWide {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_file",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("m_FileSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -4181,11 +4447,13 @@ impl crate::rt::Codec for HeaderWide {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ofs_data",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("m_DataOffset"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -4197,11 +4465,13 @@ impl crate::rt::Codec for HeaderWide {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unknown_0x28",
                 ty: "u8",
                 orig_id: ::std::option::Option::Some("(unknown)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Unknown,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 in every corpus file; UnityPy reads it as unknown",
@@ -4215,126 +4485,159 @@ impl crate::rt::Codec for HeaderWide {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let HeaderWide { len_metadata, len_file, ofs_data, unknown_0x28, .. } = view;
         {
             let _x = len_metadata;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_file;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = ofs_data;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unknown_0x28;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(HeaderWide, ENDIAN);
-impl crate::rt::Spanned for HeaderWidePos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(HeaderWide, ENDIAN);
+impl ::meshspec_runtime::Spanned for HeaderWidePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for HeaderWidePos {
+impl ::meshspec_runtime::Fixed for HeaderWidePos {
     fn at(start: u64, _size: u64) -> Self {
         HeaderWidePos {
-            _span: crate::rt::Span::new(start, start + 28u64),
-            len_metadata: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
-            len_file: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 8u64),
-            ofs_data: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 8u64),
-            unknown_0x28: <crate::rt::Span as crate::rt::Fixed>::at(start + 20u64, 8u64),
+            _span: ::meshspec_runtime::Span::new(start, start + 28u64),
+            len_metadata: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            len_file: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 4u64,
+                8u64,
+            ),
+            ofs_data: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 12u64,
+                8u64,
+            ),
+            unknown_0x28: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
+                start + 20u64,
+                8u64,
+            ),
         }
     }
 }
-impl crate::rt::Place<'_, HeaderWidePos> {
+/// The places of the fields of a [`HeaderWide`]: `rt::Place`'s accessors for [`HeaderWidePos`].
+pub trait HeaderWidePlace {
     /// The place of `len_metadata`.
-    pub fn len_metadata(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn len_metadata(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_file`.
+    fn len_file(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ofs_data`.
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unknown_0x28`.
+    fn unknown_0x28(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl HeaderWidePlace for ::meshspec_runtime::Place<'_, HeaderWidePos> {
+    #[inline]
+    fn len_metadata(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_metadata", &self.get().len_metadata)
     }
-    /// The place of `len_file`.
-    pub fn len_file(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_file(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_file", &self.get().len_file)
     }
-    /// The place of `ofs_data`.
-    pub fn ofs_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("ofs_data", &self.get().ofs_data)
     }
-    /// The place of `unknown_0x28`.
-    pub fn unknown_0x28(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unknown_0x28(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unknown_0x28", &self.get().unknown_0x28)
     }
 }
-impl crate::rt::Walk for HeaderWidePos {
+impl ::meshspec_runtime::Walk for HeaderWidePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <HeaderWide as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <HeaderWide as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_metadata")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_metadata")),
             |path| {
                 let p = &self.len_metadata;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
             |path| {
                 let p = &self.len_file;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
             |path| {
                 let p = &self.ofs_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x28")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x28")),
             |path| {
                 let p = &self.unknown_0x28;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <HeaderWide as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.len_metadata), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_file), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unknown_0x28), &_f[3usize]);
+        let _f = <HeaderWide as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.len_metadata), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_file), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ofs_data), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unknown_0x28), &_f[3usize]);
     }
 }
 /// The metadata, in the byte order the header's endianness gives.
 ///
 /// Type `metadata` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Metadata {
@@ -4452,63 +4755,63 @@ pub struct MetadataRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MetadataPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `unity_version` lies.
-    pub unity_version: ::std::option::Option<crate::rt::Span>,
+    pub unity_version: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `target_platform` lies.
-    pub target_platform: ::std::option::Option<crate::rt::Span>,
+    pub target_platform: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `enable_type_tree` lies.
-    pub enable_type_tree: ::std::option::Option<crate::rt::Span>,
+    pub enable_type_tree: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `num_types` lies.
-    pub num_types: crate::rt::Span,
+    pub num_types: ::meshspec_runtime::Span,
     /// Where `types` lies.
-    pub types: crate::rt::Each<SerializedTypePos>,
+    pub types: ::meshspec_runtime::Each<SerializedTypePos>,
     /// Where `big_id_enabled` lies.
-    pub big_id_enabled: ::std::option::Option<crate::rt::Span>,
+    pub big_id_enabled: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `num_objects` lies.
-    pub num_objects: crate::rt::Span,
+    pub num_objects: ::meshspec_runtime::Span,
     /// Where `objects` lies.
-    pub objects: crate::rt::Each<ObjectInfoPos>,
+    pub objects: ::meshspec_runtime::Each<ObjectInfoPos>,
     /// Where `num_script_types` lies.
-    pub num_script_types: ::std::option::Option<crate::rt::Span>,
+    pub num_script_types: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `script_types` lies.
-    pub script_types: ::std::option::Option<crate::rt::Each<ScriptTypePos>>,
+    pub script_types: ::std::option::Option<::meshspec_runtime::Each<ScriptTypePos>>,
     /// Where `num_externals` lies.
-    pub num_externals: crate::rt::Span,
+    pub num_externals: ::meshspec_runtime::Span,
     /// Where `externals` lies.
-    pub externals: crate::rt::Each<ExternalPos>,
+    pub externals: ::meshspec_runtime::Each<ExternalPos>,
     /// Where `num_ref_types` lies.
-    pub num_ref_types: ::std::option::Option<crate::rt::Span>,
+    pub num_ref_types: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `ref_types` lies.
-    pub ref_types: ::std::option::Option<crate::rt::Each<SerializedTypePos>>,
+    pub ref_types: ::std::option::Option<::meshspec_runtime::Each<SerializedTypePos>>,
     /// Where `user_information` lies.
-    pub user_information: crate::rt::Span,
+    pub user_information: ::meshspec_runtime::Span,
 }
 impl Metadata {
     /// Where `unity_version` starts, from the start of the type.
     pub const OFFSET_UNITY_VERSION: u64 = 0;
 }
-impl crate::rt::Codec for Metadata {
+impl ::meshspec_runtime::Codec for Metadata {
     type Args = (u32, u8);
     type Ref<'a> = MetadataRef<'a>;
     type Pos = MetadataPos;
     const MIN_SIZE: u64 = 13u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -4516,16 +4819,16 @@ impl crate::rt::Codec for Metadata {
                 );
             }
         };
-        let (unity_version, _p_unity_version) = crate::rt::field(
+        let (unity_version, _p_unity_version) = ::meshspec_runtime::field(
             "unity_version",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (7i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (7i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.strz("UTF-8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -4536,16 +4839,16 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (target_platform, _p_target_platform) = crate::rt::field(
+        let (target_platform, _p_target_platform) = ::meshspec_runtime::field(
             "target_platform",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (8i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (8i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = BuildTarget(_io.prim::<i32>(_endian, "s4")?);
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -4556,16 +4859,16 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (enable_type_tree, _p_enable_type_tree) = crate::rt::field(
+        let (enable_type_tree, _p_enable_type_tree) = ::meshspec_runtime::field(
             "enable_type_tree",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (13i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (13i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u8>(_endian, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -4576,57 +4879,68 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (num_types, _p_num_types) = crate::rt::field(
+        let (num_types, _p_num_types) = ::meshspec_runtime::field(
             "num_types",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (types, _p_types) = crate::rt::field(
+        let (types, _p_types) = ::meshspec_runtime::field(
             "types",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_types),
+                        ::meshspec_runtime::Int::int(&num_types),
                         "count",
                     )?;
-                    _io.room(_n, <SerializedType as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(
+                        _n,
+                        <SerializedType as ::meshspec_runtime::Codec>::MIN_SIZE,
+                    )?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
-                                        u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
-                                    crate::rt::codec::arg::<u8>(_at, (0i128), "is_ref_type")?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
-                                        (if (crate::rt::Int::int(&format_version) >= (13i128)) {
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
+                                    ::meshspec_runtime::codec::arg::<
+                                        u8,
+                                    >(_at, (0i128), "is_ref_type")?,
+                                    ::meshspec_runtime::codec::arg::<
+                                        u8,
+                                    >(
+                                        _at,
+                                        (if (::meshspec_runtime::Int::int(&format_version)
+                                            >= (13i128))
+                                        {
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     enable_type_tree.as_ref(),
                                                     _start,
                                                     "enable_type_tree",
@@ -4638,7 +4952,7 @@ impl crate::rt::Codec for Metadata {
                                         "has_type_tree",
                                     )?,
                                 );
-                                let (_v, _p) = <SerializedType as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <SerializedType as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -4651,26 +4965,26 @@ impl crate::rt::Codec for Metadata {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (big_id_enabled, _p_big_id_enabled) = crate::rt::field(
+        let (big_id_enabled, _p_big_id_enabled) = ::meshspec_runtime::field(
             "big_id_enabled",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&format_version) >= (7i128))
-                        && (crate::rt::Int::int(&format_version) < (14i128)))
+                    if ((::meshspec_runtime::Int::int(&format_version) >= (7i128))
+                        && (::meshspec_runtime::Int::int(&format_version) < (14i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i32>(_endian, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -4681,58 +4995,64 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (num_objects, _p_num_objects) = crate::rt::field(
+        let (num_objects, _p_num_objects) = ::meshspec_runtime::field(
             "num_objects",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (objects, _p_objects) = crate::rt::field(
+        let (objects, _p_objects) = ::meshspec_runtime::field(
             "objects",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_objects),
+                        ::meshspec_runtime::Int::int(&num_objects),
                         "count",
                     )?;
-                    _io.room(_n, <ObjectInfo as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <ObjectInfo as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
-                                    crate::rt::codec::arg::<
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
+                                    ::meshspec_runtime::codec::arg::<
                                         i32,
                                     >(
                                         _at,
-                                        (if ((crate::rt::Int::int(&format_version) >= (7i128))
-                                            && (crate::rt::Int::int(&format_version) < (14i128)))
+                                        (if ((::meshspec_runtime::Int::int(&format_version)
+                                            >= (7i128))
+                                            && (::meshspec_runtime::Int::int(&format_version)
+                                                < (14i128)))
                                         {
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     big_id_enabled.as_ref(),
                                                     _start,
                                                     "big_id_enabled",
@@ -4744,7 +5064,7 @@ impl crate::rt::Codec for Metadata {
                                         "big_id",
                                     )?,
                                 );
-                                let (_v, _p) = <ObjectInfo as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <ObjectInfo as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -4757,24 +5077,24 @@ impl crate::rt::Codec for Metadata {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (num_script_types, _p_num_script_types) = crate::rt::field(
+        let (num_script_types, _p_num_script_types) = ::meshspec_runtime::field(
             "num_script_types",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (11i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (11i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i32>(_endian, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -4785,17 +5105,17 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (script_types, _p_script_types) = crate::rt::field(
+        let (script_types, _p_script_types) = ::meshspec_runtime::field(
             "script_types",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (11i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (11i128)) {
                         let (_v, _p) = {
-                            let _n = crate::rt::input::count(
+                            let _n = ::meshspec_runtime::input::count(
                                 _at,
-                                crate::rt::Int::int(
-                                    &(crate::rt::codec::present(
+                                ::meshspec_runtime::Int::int(
+                                    &(::meshspec_runtime::codec::present(
                                         num_script_types.as_ref(),
                                         _start,
                                         "num_script_types",
@@ -4803,28 +5123,35 @@ impl crate::rt::Codec for Metadata {
                                 ),
                                 "count",
                             )?;
-                            _io.room(_n, <ScriptType as crate::rt::Codec>::MIN_SIZE)?;
+                            _io.room(
+                                _n,
+                                <ScriptType as ::meshspec_runtime::Codec>::MIN_SIZE,
+                            )?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                             let mut _ps = ::std::vec::Vec::with_capacity(
                                 if L { _n as usize } else { 0 },
                             );
                             for _i in 0.._n as usize {
-                                let (_v, _p) = (|| -> crate::rt::Result<_> {
+                                let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                                     let _at = _io.pos();
                                     let (_v, _p) = {
                                         let _args = (
-                                            crate::rt::codec::arg::<
+                                            ::meshspec_runtime::codec::arg::<
                                                 u32,
                                             >(
                                                 _at,
-                                                crate::rt::Int::int(&format_version),
+                                                ::meshspec_runtime::Int::int(&format_version),
                                                 "format_version",
                                             )?,
-                                            crate::rt::codec::arg::<
+                                            ::meshspec_runtime::codec::arg::<
                                                 u8,
-                                            >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                            >(
+                                                _at,
+                                                ::meshspec_runtime::Int::int(&big_endian),
+                                                "big_endian",
+                                            )?,
                                         );
-                                        let (_v, _p) = <ScriptType as crate::rt::Codec>::read_in::<
+                                        let (_v, _p) = <ScriptType as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args)?;
                                         (_v, _p.unwrap_or_default())
@@ -4837,8 +5164,8 @@ impl crate::rt::Codec for Metadata {
                                     _ps.push(_p);
                                 }
                             }
-                            let _pos = crate::rt::Each {
-                                span: crate::rt::Span::new(_at, _io.pos()),
+                            let _pos = ::meshspec_runtime::Each {
+                                span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                                 items: _ps,
                             };
                             (_vs, _pos)
@@ -4850,51 +5177,55 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (num_externals, _p_num_externals) = crate::rt::field(
+        let (num_externals, _p_num_externals) = ::meshspec_runtime::field(
             "num_externals",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (externals, _p_externals) = crate::rt::field(
+        let (externals, _p_externals) = ::meshspec_runtime::field(
             "externals",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_externals),
+                        ::meshspec_runtime::Int::int(&num_externals),
                         "count",
                     )?;
-                    _io.room(_n, <External as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <External as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
-                                let (_v, _p) = <External as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <External as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -4907,24 +5238,24 @@ impl crate::rt::Codec for Metadata {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (num_ref_types, _p_num_ref_types) = crate::rt::field(
+        let (num_ref_types, _p_num_ref_types) = ::meshspec_runtime::field(
             "num_ref_types",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (20i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (20i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i32>(_endian, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -4935,17 +5266,17 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (ref_types, _p_ref_types) = crate::rt::field(
+        let (ref_types, _p_ref_types) = ::meshspec_runtime::field(
             "ref_types",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (20i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (20i128)) {
                         let (_v, _p) = {
-                            let _n = crate::rt::input::count(
+                            let _n = ::meshspec_runtime::input::count(
                                 _at,
-                                crate::rt::Int::int(
-                                    &(crate::rt::codec::present(
+                                ::meshspec_runtime::Int::int(
+                                    &(::meshspec_runtime::codec::present(
                                         num_ref_types.as_ref(),
                                         _start,
                                         "num_ref_types",
@@ -4955,35 +5286,43 @@ impl crate::rt::Codec for Metadata {
                             )?;
                             _io.room(
                                 _n,
-                                <SerializedType as crate::rt::Codec>::MIN_SIZE,
+                                <SerializedType as ::meshspec_runtime::Codec>::MIN_SIZE,
                             )?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                             let mut _ps = ::std::vec::Vec::with_capacity(
                                 if L { _n as usize } else { 0 },
                             );
                             for _i in 0.._n as usize {
-                                let (_v, _p) = (|| -> crate::rt::Result<_> {
+                                let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                                     let _at = _io.pos();
                                     let (_v, _p) = {
                                         let _args = (
-                                            crate::rt::codec::arg::<
+                                            ::meshspec_runtime::codec::arg::<
                                                 u32,
                                             >(
                                                 _at,
-                                                crate::rt::Int::int(&format_version),
+                                                ::meshspec_runtime::Int::int(&format_version),
                                                 "format_version",
                                             )?,
-                                            crate::rt::codec::arg::<
-                                                u8,
-                                            >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
-                                            crate::rt::codec::arg::<u8>(_at, (1i128), "is_ref_type")?,
-                                            crate::rt::codec::arg::<
+                                            ::meshspec_runtime::codec::arg::<
                                                 u8,
                                             >(
                                                 _at,
-                                                (if (crate::rt::Int::int(&format_version) >= (13i128)) {
-                                                    crate::rt::Int::int(
-                                                        &(crate::rt::codec::present(
+                                                ::meshspec_runtime::Int::int(&big_endian),
+                                                "big_endian",
+                                            )?,
+                                            ::meshspec_runtime::codec::arg::<
+                                                u8,
+                                            >(_at, (1i128), "is_ref_type")?,
+                                            ::meshspec_runtime::codec::arg::<
+                                                u8,
+                                            >(
+                                                _at,
+                                                (if (::meshspec_runtime::Int::int(&format_version)
+                                                    >= (13i128))
+                                                {
+                                                    ::meshspec_runtime::Int::int(
+                                                        &(::meshspec_runtime::codec::present(
                                                             enable_type_tree.as_ref(),
                                                             _start,
                                                             "enable_type_tree",
@@ -4995,7 +5334,7 @@ impl crate::rt::Codec for Metadata {
                                                 "has_type_tree",
                                             )?,
                                         );
-                                        let (_v, _p) = <SerializedType as crate::rt::Codec>::read_in::<
+                                        let (_v, _p) = <SerializedType as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args)?;
                                         (_v, _p.unwrap_or_default())
@@ -5008,8 +5347,8 @@ impl crate::rt::Codec for Metadata {
                                     _ps.push(_p);
                                 }
                             }
-                            let _pos = crate::rt::Each {
-                                span: crate::rt::Span::new(_at, _io.pos()),
+                            let _pos = ::meshspec_runtime::Each {
+                                span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                                 items: _ps,
                             };
                             (_vs, _pos)
@@ -5021,14 +5360,14 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (user_information, _p_user_information) = crate::rt::field(
+        let (user_information, _p_user_information) = ::meshspec_runtime::field(
             "user_information",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5054,7 +5393,7 @@ impl crate::rt::Codec for Metadata {
             },
             if L {
                 Some(MetadataPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     unity_version: _p_unity_version,
                     target_platform: _p_target_platform,
                     enable_type_tree: _p_enable_type_tree,
@@ -5081,21 +5420,21 @@ impl crate::rt::Codec for Metadata {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -5120,27 +5459,27 @@ impl crate::rt::Codec for Metadata {
             ref_types,
             user_information,
         } = self;
-        let _p_unity_version = crate::rt::field(
+        let _p_unity_version = ::meshspec_runtime::field(
             "unity_version",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (7i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (7i128)),
                         unity_version.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.strz(_v)?;
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 7",
                                     true,
@@ -5149,7 +5488,7 @@ impl crate::rt::Codec for Metadata {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 7",
                                     false,
@@ -5160,27 +5499,27 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let _p_target_platform = crate::rt::field(
+        let _p_target_platform = ::meshspec_runtime::field(
             "target_platform",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (8i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (8i128)),
                         target_platform.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, _v.0);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 8",
                                     true,
@@ -5189,7 +5528,7 @@ impl crate::rt::Codec for Metadata {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 8",
                                     false,
@@ -5200,27 +5539,27 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let _p_enable_type_tree = crate::rt::field(
+        let _p_enable_type_tree = ::meshspec_runtime::field(
             "enable_type_tree",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (13i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (13i128)),
                         enable_type_tree.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 13",
                                     true,
@@ -5229,7 +5568,7 @@ impl crate::rt::Codec for Metadata {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 13",
                                     false,
@@ -5240,21 +5579,21 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (num_types, _p_num_types): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_types, _p_num_types): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_types",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     types.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
                 _io.prim(_endian, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_types = crate::rt::field(
+        let _p_types = ::meshspec_runtime::field(
             "types",
             || {
                 let _at = _io.pos();
@@ -5263,28 +5602,36 @@ impl crate::rt::Codec for Metadata {
                         if L { types.len() } else { 0 },
                     );
                     for (_i, _v) in types.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
-                                        u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
-                                    crate::rt::codec::arg::<u8>(_at, (0i128), "is_ref_type")?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
                                     >(
                                         _at,
-                                        (if (crate::rt::Int::int(&format_version) >= (13i128)) {
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
+                                    ::meshspec_runtime::codec::arg::<
+                                        u8,
+                                    >(_at, (0i128), "is_ref_type")?,
+                                    ::meshspec_runtime::codec::arg::<
+                                        u8,
+                                    >(
+                                        _at,
+                                        (if (::meshspec_runtime::Int::int(&format_version)
+                                            >= (13i128))
+                                        {
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     enable_type_tree.as_ref(),
                                                     _start,
                                                     "enable_type_tree",
@@ -5296,7 +5643,9 @@ impl crate::rt::Codec for Metadata {
                                         "has_type_tree",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -5305,35 +5654,36 @@ impl crate::rt::Codec for Metadata {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_big_id_enabled = crate::rt::field(
+        let _p_big_id_enabled = ::meshspec_runtime::field(
             "big_id_enabled",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&format_version) >= (7i128))
-                            && (crate::rt::Int::int(&format_version) < (14i128))),
+                        ((::meshspec_runtime::Int::int(&format_version) >= (7i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                < (14i128))),
                         big_id_enabled.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 7 and format_version < 14",
                                     true,
@@ -5342,7 +5692,7 @@ impl crate::rt::Codec for Metadata {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 7 and format_version < 14",
                                     false,
@@ -5353,21 +5703,21 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (num_objects, _p_num_objects): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_objects, _p_num_objects): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_objects",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     objects.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
                 _io.prim(_endian, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_objects = crate::rt::field(
+        let _p_objects = ::meshspec_runtime::field(
             "objects",
             || {
                 let _at = _io.pos();
@@ -5376,29 +5726,35 @@ impl crate::rt::Codec for Metadata {
                         if L { objects.len() } else { 0 },
                     );
                     for (_i, _v) in objects.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
-                                    crate::rt::codec::arg::<
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
+                                    ::meshspec_runtime::codec::arg::<
                                         i32,
                                     >(
                                         _at,
-                                        (if ((crate::rt::Int::int(&format_version) >= (7i128))
-                                            && (crate::rt::Int::int(&format_version) < (14i128)))
+                                        (if ((::meshspec_runtime::Int::int(&format_version)
+                                            >= (7i128))
+                                            && (::meshspec_runtime::Int::int(&format_version)
+                                                < (14i128)))
                                         {
-                                            crate::rt::Int::int(
-                                                &(crate::rt::codec::present(
+                                            ::meshspec_runtime::Int::int(
+                                                &(::meshspec_runtime::codec::present(
                                                     big_id_enabled.as_ref(),
                                                     _start,
                                                     "big_id_enabled",
@@ -5410,7 +5766,9 @@ impl crate::rt::Codec for Metadata {
                                         "big_id",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -5419,8 +5777,8 @@ impl crate::rt::Codec for Metadata {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -5429,11 +5787,11 @@ impl crate::rt::Codec for Metadata {
         let (
             num_script_types,
             _p_num_script_types,
-        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
-            &format_version,
-        ) >= (11i128))
-        {
-            let (_v, _s) = crate::rt::field(
+        ): (
+            ::std::option::Option<i32>,
+            ::std::option::Option<::meshspec_runtime::Span>,
+        ) = if (::meshspec_runtime::Int::int(&format_version) >= (11i128)) {
+            let (_v, _s) = ::meshspec_runtime::field(
                 "num_script_types",
                 || {
                     let _at = _io.pos();
@@ -5442,25 +5800,32 @@ impl crate::rt::Codec for Metadata {
                         .unwrap_or_else(|| {
                             _stored_num_script_types
                                 .as_ref()
-                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .and_then(|_s| {
+                                    u64::try_from(::meshspec_runtime::Int::int(_s)).ok()
+                                })
                                 .unwrap_or(0)
                         });
-                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    let _v: i32 = ::meshspec_runtime::output::fit(
+                        _at,
+                        _n,
+                        "s4",
+                        2147483647u128,
+                    )?;
                     _io.prim(_endian, _v);
-                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                    Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
                 },
             )?;
             (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
         } else {
             (::std::option::Option::None, ::std::option::Option::None)
         };
-        let _p_script_types = crate::rt::field(
+        let _p_script_types = ::meshspec_runtime::field(
             "script_types",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (11i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (11i128)),
                         script_types.as_ref(),
                     ) {
                         (true, Some(_v)) => {
@@ -5471,22 +5836,28 @@ impl crate::rt::Codec for Metadata {
                                         if L { script_types.len() } else { 0 },
                                     );
                                     for (_i, _v) in script_types.iter().enumerate() {
-                                        let _p = (|| -> crate::rt::Result<_> {
+                                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                                             let _at = _io.pos();
                                             Ok({
                                                 let _args = (
-                                                    crate::rt::codec::arg::<
+                                                    ::meshspec_runtime::codec::arg::<
                                                         u32,
                                                     >(
                                                         _at,
-                                                        crate::rt::Int::int(&format_version),
+                                                        ::meshspec_runtime::Int::int(&format_version),
                                                         "format_version",
                                                     )?,
-                                                    crate::rt::codec::arg::<
+                                                    ::meshspec_runtime::codec::arg::<
                                                         u8,
-                                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                                    >(
+                                                        _at,
+                                                        ::meshspec_runtime::Int::int(&big_endian),
+                                                        "big_endian",
+                                                    )?,
                                                 );
-                                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                                    L,
+                                                >(_v, _io, _args)?;
                                                 _p.unwrap_or_default()
                                             })
                                         })()
@@ -5495,8 +5866,8 @@ impl crate::rt::Codec for Metadata {
                                             _ps.push(_p);
                                         }
                                     }
-                                    crate::rt::Each {
-                                        span: crate::rt::Span::new(_at, _io.pos()),
+                                    ::meshspec_runtime::Each {
+                                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                                         items: _ps,
                                     }
                                 }
@@ -5505,7 +5876,7 @@ impl crate::rt::Codec for Metadata {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 11",
                                     true,
@@ -5514,7 +5885,7 @@ impl crate::rt::Codec for Metadata {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 11",
                                     false,
@@ -5525,21 +5896,21 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let (num_externals, _p_num_externals): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_externals, _p_num_externals): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_externals",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     externals.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
                 _io.prim(_endian, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_externals = crate::rt::field(
+        let _p_externals = ::meshspec_runtime::field(
             "externals",
             || {
                 let _at = _io.pos();
@@ -5548,22 +5919,28 @@ impl crate::rt::Codec for Metadata {
                         if L { externals.len() } else { 0 },
                     );
                     for (_i, _v) in externals.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -5572,8 +5949,8 @@ impl crate::rt::Codec for Metadata {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -5582,11 +5959,11 @@ impl crate::rt::Codec for Metadata {
         let (
             num_ref_types,
             _p_num_ref_types,
-        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
-            &format_version,
-        ) >= (20i128))
-        {
-            let (_v, _s) = crate::rt::field(
+        ): (
+            ::std::option::Option<i32>,
+            ::std::option::Option<::meshspec_runtime::Span>,
+        ) = if (::meshspec_runtime::Int::int(&format_version) >= (20i128)) {
+            let (_v, _s) = ::meshspec_runtime::field(
                 "num_ref_types",
                 || {
                     let _at = _io.pos();
@@ -5595,25 +5972,32 @@ impl crate::rt::Codec for Metadata {
                         .unwrap_or_else(|| {
                             _stored_num_ref_types
                                 .as_ref()
-                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .and_then(|_s| {
+                                    u64::try_from(::meshspec_runtime::Int::int(_s)).ok()
+                                })
                                 .unwrap_or(0)
                         });
-                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    let _v: i32 = ::meshspec_runtime::output::fit(
+                        _at,
+                        _n,
+                        "s4",
+                        2147483647u128,
+                    )?;
                     _io.prim(_endian, _v);
-                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                    Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
                 },
             )?;
             (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
         } else {
             (::std::option::Option::None, ::std::option::Option::None)
         };
-        let _p_ref_types = crate::rt::field(
+        let _p_ref_types = ::meshspec_runtime::field(
             "ref_types",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (20i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (20i128)),
                         ref_types.as_ref(),
                     ) {
                         (true, Some(_v)) => {
@@ -5624,28 +6008,36 @@ impl crate::rt::Codec for Metadata {
                                         if L { ref_types.len() } else { 0 },
                                     );
                                     for (_i, _v) in ref_types.iter().enumerate() {
-                                        let _p = (|| -> crate::rt::Result<_> {
+                                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                                             let _at = _io.pos();
                                             Ok({
                                                 let _args = (
-                                                    crate::rt::codec::arg::<
+                                                    ::meshspec_runtime::codec::arg::<
                                                         u32,
                                                     >(
                                                         _at,
-                                                        crate::rt::Int::int(&format_version),
+                                                        ::meshspec_runtime::Int::int(&format_version),
                                                         "format_version",
                                                     )?,
-                                                    crate::rt::codec::arg::<
-                                                        u8,
-                                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
-                                                    crate::rt::codec::arg::<u8>(_at, (1i128), "is_ref_type")?,
-                                                    crate::rt::codec::arg::<
+                                                    ::meshspec_runtime::codec::arg::<
                                                         u8,
                                                     >(
                                                         _at,
-                                                        (if (crate::rt::Int::int(&format_version) >= (13i128)) {
-                                                            crate::rt::Int::int(
-                                                                &(crate::rt::codec::present(
+                                                        ::meshspec_runtime::Int::int(&big_endian),
+                                                        "big_endian",
+                                                    )?,
+                                                    ::meshspec_runtime::codec::arg::<
+                                                        u8,
+                                                    >(_at, (1i128), "is_ref_type")?,
+                                                    ::meshspec_runtime::codec::arg::<
+                                                        u8,
+                                                    >(
+                                                        _at,
+                                                        (if (::meshspec_runtime::Int::int(&format_version)
+                                                            >= (13i128))
+                                                        {
+                                                            ::meshspec_runtime::Int::int(
+                                                                &(::meshspec_runtime::codec::present(
                                                                     enable_type_tree.as_ref(),
                                                                     _start,
                                                                     "enable_type_tree",
@@ -5657,7 +6049,9 @@ impl crate::rt::Codec for Metadata {
                                                         "has_type_tree",
                                                     )?,
                                                 );
-                                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                                    L,
+                                                >(_v, _io, _args)?;
                                                 _p.unwrap_or_default()
                                             })
                                         })()
@@ -5666,8 +6060,8 @@ impl crate::rt::Codec for Metadata {
                                             _ps.push(_p);
                                         }
                                     }
-                                    crate::rt::Each {
-                                        span: crate::rt::Span::new(_at, _io.pos()),
+                                    ::meshspec_runtime::Each {
+                                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                                         items: _ps,
                                     }
                                 }
@@ -5676,7 +6070,7 @@ impl crate::rt::Codec for Metadata {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 20",
                                     true,
@@ -5685,7 +6079,7 @@ impl crate::rt::Codec for Metadata {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 20",
                                     false,
@@ -5696,7 +6090,7 @@ impl crate::rt::Codec for Metadata {
                 )
             },
         )?;
-        let _p_user_information = crate::rt::field(
+        let _p_user_information = ::meshspec_runtime::field(
             "user_information",
             || {
                 let _at = _io.pos();
@@ -5705,7 +6099,7 @@ impl crate::rt::Codec for Metadata {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -5714,7 +6108,7 @@ impl crate::rt::Codec for Metadata {
         Ok(
             if L {
                 Some(MetadataPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     unity_version: _p_unity_version,
                     target_platform: _p_target_platform,
                     enable_type_tree: _p_enable_type_tree,
@@ -5761,13 +6155,15 @@ impl crate::rt::Codec for Metadata {
             + {
                 let _l = types;
                 _l.iter()
-                    .map(|_x| <SerializedType as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <SerializedType as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
             } + big_id_enabled.as_ref().map_or(0, |_x| 4usize) + 4usize
             + {
                 let _l = objects;
                 _l.iter()
-                    .map(|_x| <ObjectInfo as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <ObjectInfo as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + num_script_types.as_ref().map_or(0, |_x| 4usize)
             + script_types
@@ -5777,14 +6173,16 @@ impl crate::rt::Codec for Metadata {
                     |_l| {
                         _l
                             .iter()
-                            .map(|_x| <ScriptType as crate::rt::Codec>::size_hint(_x))
+                            .map(|_x| <ScriptType as ::meshspec_runtime::Codec>::size_hint(
+                                _x,
+                            ))
                             .sum::<usize>()
                     },
                 ) + 4usize
             + {
                 let _l = externals;
                 _l.iter()
-                    .map(|_x| <External as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <External as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + num_ref_types.as_ref().map_or(0, |_x| 4usize)
             + ref_types
@@ -5794,24 +6192,28 @@ impl crate::rt::Codec for Metadata {
                     |_l| {
                         _l
                             .iter()
-                            .map(|_x| <SerializedType as crate::rt::Codec>::size_hint(
+                            .map(|_x| <SerializedType as ::meshspec_runtime::Codec>::size_hint(
                                 _x,
                             ))
                             .sum::<usize>()
                     },
                 ) + user_information.len() + 1
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "metadata",
         doc: "The metadata, in the byte order the header's endianness gives.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unity_version",
                 ty: "strz?",
                 orig_id: ::std::option::Option::Some("m_UnityVersion"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the editor version in every corpus file (2019.4.0f1 ...)",
@@ -5833,7 +6235,7 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (7i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (7i128)),
                         )
                     },
                 ),
@@ -5841,11 +6243,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "target_platform",
                 ty: "s4 (build_target)?",
                 orig_id: ::std::option::Option::Some("m_TargetPlatform"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "19 (StandaloneWindows64) in the bundles, 2 in level0",
@@ -5867,7 +6271,7 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (8i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (8i128)),
                         )
                     },
                 ),
@@ -5875,11 +6279,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "enable_type_tree",
                 ty: "u1?",
                 orig_id: ::std::option::Option::Some("m_EnableTypeTree"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("1 in every corpus file"),
                 reading: ::std::option::Option::None,
@@ -5899,7 +6305,7 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (13i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (13i128)),
                         )
                     },
                 ),
@@ -5907,11 +6313,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_types",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("typeCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -5923,11 +6331,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "types",
                 ty: "serialized_type[]",
                 orig_id: ::std::option::Option::Some("m_Types"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "17 in each bundle's CAB, 10 in level0",
@@ -5935,8 +6345,8 @@ impl crate::rt::Codec for Metadata {
                 reading: ::std::option::Option::None,
                 doc: "The classes of the file's objects, each with its type tree when the file has them.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <SerializedType as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <SerializedType as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -5944,11 +6354,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "big_id_enabled",
                 ty: "s4?",
                 orig_id: ::std::option::Option::Some("bigIDEnabled"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy and AssetStudio (format 7 to 13); 0 in the 3.4.2f3 format 8 files read",
@@ -5970,8 +6382,9 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            ((crate::rt::Int::int(&format_version) >= (7i128))
-                                && (crate::rt::Int::int(&format_version) < (14i128))),
+                            ((::meshspec_runtime::Int::int(&format_version) >= (7i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    < (14i128))),
                         )
                     },
                 ),
@@ -5979,11 +6392,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_objects",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("objectCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -5995,11 +6410,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "objects",
                 ty: "object_info[]",
                 orig_id: ::std::option::Option::Some("m_Objects"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "138 objects in each bundle's CAB, 94 in level0; ids, classes and sizes match Unity's dumps and UnityPy",
@@ -6007,8 +6424,8 @@ impl crate::rt::Codec for Metadata {
                 reading: ::std::option::Option::None,
                 doc: "The objects - path id, byte range and type.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <ObjectInfo as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <ObjectInfo as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -6016,11 +6433,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_script_types",
                 ty: "s4?",
                 orig_id: ::std::option::Option::Some("scriptCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -6042,7 +6461,7 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (11i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (11i128)),
                         )
                     },
                 ),
@@ -6050,11 +6469,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "script_types",
                 ty: "script_type[]?",
                 orig_id: ::std::option::Option::Some("m_ScriptTypes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("1 in each bundle's CAB"),
                 reading: ::std::option::Option::None,
@@ -6074,12 +6495,12 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (11i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (11i128)),
                         )
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <ScriptType as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <ScriptType as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -6095,8 +6516,8 @@ impl crate::rt::Codec for Metadata {
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
-                                crate ::rt::Int::int(& format_version), crate
-                                ::rt::Int::int(& big_endian)
+                                ::meshspec_runtime::Int::int(& format_version),
+                                ::meshspec_runtime::Int::int(& big_endian)
                             ],
                         )
                     },
@@ -6104,11 +6525,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_externals",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("externalsCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -6120,11 +6543,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "externals",
                 ty: "external[]",
                 orig_id: ::std::option::Option::Some("m_Externals"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "3 in each bundle's CAB (unity default resources, unity_builtin_extra, another bundle's CAB); matching Unity's dumps",
@@ -6132,8 +6557,8 @@ impl crate::rt::Codec for Metadata {
                 reading: ::std::option::Option::None,
                 doc: "The other files that the objects' references (m_FileID 1, 2, ...) name.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <External as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <External as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -6149,8 +6574,8 @@ impl crate::rt::Codec for Metadata {
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
-                                crate ::rt::Int::int(& format_version), crate
-                                ::rt::Int::int(& big_endian)
+                                ::meshspec_runtime::Int::int(& format_version),
+                                ::meshspec_runtime::Int::int(& big_endian)
                             ],
                         )
                     },
@@ -6158,11 +6583,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_ref_types",
                 ty: "s4?",
                 orig_id: ::std::option::Option::Some("refTypeCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -6184,7 +6611,7 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (20i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (20i128)),
                         )
                     },
                 ),
@@ -6192,11 +6619,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ref_types",
                 ty: "serialized_type[]?",
                 orig_id: ::std::option::Option::Some("m_RefTypes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "2 in the 2020.3 and later bundles' CABs (Apple, Orange)",
@@ -6218,12 +6647,12 @@ impl crate::rt::Codec for Metadata {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (20i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (20i128)),
                         )
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <SerializedType as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <SerializedType as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
@@ -6231,11 +6660,13 @@ impl crate::rt::Codec for Metadata {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "user_information",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("userInformation"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("empty in every corpus file"),
                 reading: ::std::option::Option::None,
@@ -6247,7 +6678,7 @@ impl crate::rt::Codec for Metadata {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let MetadataRef {
             unity_version,
@@ -6270,27 +6701,27 @@ impl crate::rt::Codec for Metadata {
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = unity_version {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = target_platform {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(_x.0))
+                _vis.value(::meshspec_runtime::Scalar::from(_x.0))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = enable_type_tree {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         {
             let _x = num_types;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -6299,7 +6730,7 @@ impl crate::rt::Codec for Metadata {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <SerializedType as crate::rt::Codec>::visit(_e, _vis);
+                    <SerializedType as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
@@ -6307,13 +6738,13 @@ impl crate::rt::Codec for Metadata {
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = big_id_enabled {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         {
             let _x = num_objects;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -6322,7 +6753,7 @@ impl crate::rt::Codec for Metadata {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <ObjectInfo as crate::rt::Codec>::visit(_e, _vis);
+                    <ObjectInfo as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
@@ -6330,7 +6761,7 @@ impl crate::rt::Codec for Metadata {
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = num_script_types {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
@@ -6341,14 +6772,14 @@ impl crate::rt::Codec for Metadata {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <ScriptType as crate::rt::Codec>::visit(_e, _vis);
+                    <ScriptType as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             }
             _vis.leave();
         }
         {
             let _x = num_externals;
-            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[10usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[11usize]) {
             {
@@ -6357,7 +6788,7 @@ impl crate::rt::Codec for Metadata {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <External as crate::rt::Codec>::visit(_e, _vis);
+                    <External as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
@@ -6365,7 +6796,7 @@ impl crate::rt::Codec for Metadata {
         if _vis.enter(&_f[12usize]) {
             if let ::std::option::Option::Some(_x) = num_ref_types {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
@@ -6376,18 +6807,18 @@ impl crate::rt::Codec for Metadata {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <SerializedType as crate::rt::Codec>::visit(_e, _vis);
+                    <SerializedType as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             }
             _vis.leave();
         }
         {
             let _x = user_information;
-            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[14usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Metadata, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Metadata, ENDIAN);
 impl MetadataRef<'_> {
     /// The owned [`Metadata`] (copies every view).
     pub fn own(&self) -> Metadata {
@@ -6431,360 +6862,500 @@ impl MetadataRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for MetadataPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for MetadataPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, MetadataPos> {
+/// The places of the fields of a [`Metadata`]: `rt::Place`'s accessors for [`MetadataPos`].
+pub trait MetadataPlace {
     /// The place of `unity_version`.
-    pub fn unity_version(
+    fn unity_version(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `target_platform`.
+    fn target_platform(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `enable_type_tree`.
+    fn enable_type_tree(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `num_types`.
+    fn num_types(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `types`.
+    fn types(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<SerializedTypePos>>;
+    /// The place of `big_id_enabled`.
+    fn big_id_enabled(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `num_objects`.
+    fn num_objects(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `objects`.
+    fn objects(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<ObjectInfoPos>>;
+    /// The place of `num_script_types`.
+    fn num_script_types(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `script_types`.
+    fn script_types(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::meshspec_runtime::Each<ScriptTypePos>>,
+    >;
+    /// The place of `num_externals`.
+    fn num_externals(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `externals`.
+    fn externals(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<ExternalPos>>;
+    /// The place of `num_ref_types`.
+    fn num_ref_types(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `ref_types`.
+    fn ref_types(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::meshspec_runtime::Each<SerializedTypePos>>,
+    >;
+    /// The place of `user_information`.
+    fn user_information(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl MetadataPlace for ::meshspec_runtime::Place<'_, MetadataPos> {
+    #[inline]
+    fn unity_version(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("unity_version", &self.get().unity_version)
     }
-    /// The place of `target_platform`.
-    pub fn target_platform(
+    #[inline]
+    fn target_platform(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("target_platform", &self.get().target_platform)
     }
-    /// The place of `enable_type_tree`.
-    pub fn enable_type_tree(
+    #[inline]
+    fn enable_type_tree(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("enable_type_tree", &self.get().enable_type_tree)
     }
-    /// The place of `num_types`.
-    pub fn num_types(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_types(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_types", &self.get().num_types)
     }
-    /// The place of `types`.
-    pub fn types(&self) -> crate::rt::Place<'_, crate::rt::Each<SerializedTypePos>> {
+    #[inline]
+    fn types(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<SerializedTypePos>> {
         self.field("types", &self.get().types)
     }
-    /// The place of `big_id_enabled`.
-    pub fn big_id_enabled(
+    #[inline]
+    fn big_id_enabled(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("big_id_enabled", &self.get().big_id_enabled)
     }
-    /// The place of `num_objects`.
-    pub fn num_objects(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_objects(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_objects", &self.get().num_objects)
     }
-    /// The place of `objects`.
-    pub fn objects(&self) -> crate::rt::Place<'_, crate::rt::Each<ObjectInfoPos>> {
+    #[inline]
+    fn objects(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<ObjectInfoPos>> {
         self.field("objects", &self.get().objects)
     }
-    /// The place of `num_script_types`.
-    pub fn num_script_types(
+    #[inline]
+    fn num_script_types(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("num_script_types", &self.get().num_script_types)
     }
-    /// The place of `script_types`.
-    pub fn script_types(
+    #[inline]
+    fn script_types(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Each<ScriptTypePos>>> {
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::meshspec_runtime::Each<ScriptTypePos>>,
+    > {
         self.field("script_types", &self.get().script_types)
     }
-    /// The place of `num_externals`.
-    pub fn num_externals(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_externals(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_externals", &self.get().num_externals)
     }
-    /// The place of `externals`.
-    pub fn externals(&self) -> crate::rt::Place<'_, crate::rt::Each<ExternalPos>> {
+    #[inline]
+    fn externals(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<ExternalPos>> {
         self.field("externals", &self.get().externals)
     }
-    /// The place of `num_ref_types`.
-    pub fn num_ref_types(
+    #[inline]
+    fn num_ref_types(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("num_ref_types", &self.get().num_ref_types)
     }
-    /// The place of `ref_types`.
-    pub fn ref_types(
+    #[inline]
+    fn ref_types(
         &self,
-    ) -> crate::rt::Place<
+    ) -> ::meshspec_runtime::Place<
         '_,
-        ::std::option::Option<crate::rt::Each<SerializedTypePos>>,
+        ::std::option::Option<::meshspec_runtime::Each<SerializedTypePos>>,
     > {
         self.field("ref_types", &self.get().ref_types)
     }
-    /// The place of `user_information`.
-    pub fn user_information(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn user_information(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("user_information", &self.get().user_information)
     }
 }
-impl crate::rt::Walk for MetadataPos {
+impl ::meshspec_runtime::Walk for MetadataPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Metadata as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Metadata as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unity_version")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unity_version"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.unity_version {
-                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[0usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("target_platform")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("target_platform"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.target_platform {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("enable_type_tree")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("enable_type_tree"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.enable_type_tree {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_types")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_types")),
             |path| {
                 let p = &self.num_types;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("types")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("types")),
             |path| {
                 let p = &self.types;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[4usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("big_id_enabled")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("big_id_enabled"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.big_id_enabled {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_objects")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_objects")),
             |path| {
                 let p = &self.num_objects;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("objects")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("objects")),
             |path| {
                 let p = &self.objects;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[7usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_script_types")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_script_types"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_script_types {
-                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[8usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("script_types")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("script_types")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.script_types {
-                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], false);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[9usize],
+                        false,
+                    );
                     for (i, e) in p.items.iter().cloned().enumerate() {
-                        crate::rt::meta::under(
+                        ::meshspec_runtime::meta::under(
                             path,
-                            crate::rt::Seg::Index(i),
+                            ::meshspec_runtime::Seg::Index(i),
                             |path| {
                                 visit(
                                     path,
-                                    crate::rt::Spanned::span(&e),
+                                    ::meshspec_runtime::Spanned::span(&e),
                                     &_f[9usize],
                                     !true,
                                 );
-                                crate::rt::Walk::walk(&e, path, visit);
+                                ::meshspec_runtime::Walk::walk(&e, path, visit);
                             },
                         );
                     }
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_externals")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_externals"),
+            ),
             |path| {
                 let p = &self.num_externals;
-                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[10usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("externals")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("externals")),
             |path| {
                 let p = &self.externals;
-                visit(path, crate::rt::Spanned::span(p), &_f[11usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[11usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[11usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ref_types")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_ref_types"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_ref_types {
-                    visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[12usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ref_types")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ref_types")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.ref_types {
-                    visit(path, crate::rt::Spanned::span(p), &_f[13usize], false);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[13usize],
+                        false,
+                    );
                     for (i, e) in p.items.iter().cloned().enumerate() {
-                        crate::rt::meta::under(
+                        ::meshspec_runtime::meta::under(
                             path,
-                            crate::rt::Seg::Index(i),
+                            ::meshspec_runtime::Seg::Index(i),
                             |path| {
                                 visit(
                                     path,
-                                    crate::rt::Spanned::span(&e),
+                                    ::meshspec_runtime::Spanned::span(&e),
                                     &_f[13usize],
                                     !true,
                                 );
-                                crate::rt::Walk::walk(&e, path, visit);
+                                ::meshspec_runtime::Walk::walk(&e, path, visit);
                             },
                         );
                     }
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("user_information")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("user_information"),
+            ),
             |path| {
                 let p = &self.user_information;
-                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[14usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Metadata as crate::rt::Codec>::INFO.fields;
+        let _f = <Metadata as ::meshspec_runtime::Codec>::INFO.fields;
         if let ::std::option::Option::Some(p) = &self.unity_version {
-            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[0usize]);
         }
         if let ::std::option::Option::Some(p) = &self.target_platform {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.enable_type_tree {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
-        visit(crate::rt::Spanned::span(&self.num_types), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.types), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_types), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.types), &_f[4usize]);
         if let ::std::option::Option::Some(p) = &self.big_id_enabled {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
-        visit(crate::rt::Spanned::span(&self.num_objects), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.objects), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_objects), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.objects), &_f[7usize]);
         if let ::std::option::Option::Some(p) = &self.num_script_types {
-            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[8usize]);
         }
         if let ::std::option::Option::Some(p) = &self.script_types {
-            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[9usize]);
         }
-        visit(crate::rt::Spanned::span(&self.num_externals), &_f[10usize]);
-        visit(crate::rt::Spanned::span(&self.externals), &_f[11usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_externals), &_f[10usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.externals), &_f[11usize]);
         if let ::std::option::Option::Some(p) = &self.num_ref_types {
-            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[12usize]);
         }
         if let ::std::option::Option::Some(p) = &self.ref_types {
-            visit(crate::rt::Spanned::span(p), &_f[13usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[13usize]);
         }
-        visit(crate::rt::Spanned::span(&self.user_information), &_f[14usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.user_information), &_f[14usize]);
     }
 }
 /// One type of the file (SerializedType) - a class id, hashes, and its type tree.
 ///
 /// Type `serialized_type` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct SerializedType {
@@ -6803,19 +7374,19 @@ pub struct SerializedType {
     /// The hash of a script's type (Hash128), for MonoBehaviours and reference types.
     ///
     /// Documented as “m_ScriptID”, Sourced (UnityPy's SerializedType; present for the corpus MonoBehaviour type and reference types).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::maybe_bytes::<16>)
+        arbitrary(with = ::meshspec_runtime::arb::maybe_bytes::<16>)
     )]
     pub script_id: ::std::option::Option<::std::vec::Vec<u8>>,
     /// A hash of the type tree (Hash128); kept verbatim.
     ///
     /// Documented as “m_OldTypeHash”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::maybe_bytes::<16>)
+        arbitrary(with = ::meshspec_runtime::arb::maybe_bytes::<16>)
     )]
     pub old_type_hash: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The type tree as a blob (node table and string buffer), formats 10 and 12 on.
@@ -6870,7 +7441,7 @@ pub struct SerializedTypeRef<'a> {
     /// See [`SerializedType::num_type_dependencies`].
     pub num_type_dependencies: ::std::option::Option<i32>,
     /// See [`SerializedType::type_dependencies`].
-    pub type_dependencies: ::std::option::Option<crate::rt::Nums<'a, i32>>,
+    pub type_dependencies: ::std::option::Option<::meshspec_runtime::Nums<'a, i32>>,
     /// See [`SerializedType::class_name`].
     pub class_name: ::std::option::Option<&'a str>,
     /// See [`SerializedType::namespace`].
@@ -6882,31 +7453,33 @@ pub struct SerializedTypeRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SerializedTypePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `class_id` lies.
-    pub class_id: crate::rt::Span,
+    pub class_id: ::meshspec_runtime::Span,
     /// Where `is_stripped_type` lies.
-    pub is_stripped_type: ::std::option::Option<crate::rt::Span>,
+    pub is_stripped_type: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `script_type_index` lies.
-    pub script_type_index: ::std::option::Option<crate::rt::Span>,
+    pub script_type_index: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `script_id` lies.
-    pub script_id: ::std::option::Option<crate::rt::Span>,
+    pub script_id: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `old_type_hash` lies.
-    pub old_type_hash: ::std::option::Option<crate::rt::Span>,
+    pub old_type_hash: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `type_tree` lies.
     pub type_tree: ::std::option::Option<TypeTreePos>,
     /// Where `old_type_tree` lies.
     pub old_type_tree: ::std::option::Option<OldTypeTreeNodePos>,
     /// Where `num_type_dependencies` lies.
-    pub num_type_dependencies: ::std::option::Option<crate::rt::Span>,
+    pub num_type_dependencies: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `type_dependencies` lies.
-    pub type_dependencies: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    pub type_dependencies: ::std::option::Option<
+        ::meshspec_runtime::Strided<::meshspec_runtime::Span>,
+    >,
     /// Where `class_name` lies.
-    pub class_name: ::std::option::Option<crate::rt::Span>,
+    pub class_name: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `namespace` lies.
-    pub namespace: ::std::option::Option<crate::rt::Span>,
+    pub namespace: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `assembly_name` lies.
-    pub assembly_name: ::std::option::Option<crate::rt::Span>,
+    pub assembly_name: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl SerializedType {
     /// Where `class_id` starts, from the start of the type.
@@ -6914,27 +7487,27 @@ impl SerializedType {
     /// Where `is_stripped_type` starts, from the start of the type.
     pub const OFFSET_IS_STRIPPED_TYPE: u64 = 4;
 }
-impl crate::rt::Codec for SerializedType {
+impl ::meshspec_runtime::Codec for SerializedType {
     type Args = (u32, u8, u8, u8);
     type Ref<'a> = SerializedTypeRef<'a>;
     type Pos = SerializedTypePos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian, is_ref_type, has_type_tree) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -6942,29 +7515,29 @@ impl crate::rt::Codec for SerializedType {
                 );
             }
         };
-        let (class_id, _p_class_id) = crate::rt::field(
+        let (class_id, _p_class_id) = ::meshspec_runtime::field(
             "class_id",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = UnityClass(_io.prim::<i32>(_endian, "s4")?);
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (is_stripped_type, _p_is_stripped_type) = crate::rt::field(
+        let (is_stripped_type, _p_is_stripped_type) = ::meshspec_runtime::field(
             "is_stripped_type",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (16i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (16i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u8>(_endian, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -6975,16 +7548,16 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (script_type_index, _p_script_type_index) = crate::rt::field(
+        let (script_type_index, _p_script_type_index) = ::meshspec_runtime::field(
             "script_type_index",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (17i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (17i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i16>(_endian, "s2")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -6995,16 +7568,18 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (script_id, _p_script_id) = crate::rt::field(
+        let (script_id, _p_script_id) = ::meshspec_runtime::field(
             "script_id",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&format_version) >= (13i128))
-                        && ((((crate::rt::Int::int(&is_ref_type) != (0i128))
-                            && ((if (crate::rt::Int::int(&format_version) >= (17i128)) {
-                                crate::rt::Int::int(
-                                    &(crate::rt::codec::present(
+                    if ((::meshspec_runtime::Int::int(&format_version) >= (13i128))
+                        && ((((::meshspec_runtime::Int::int(&is_ref_type) != (0i128))
+                            && ((if (::meshspec_runtime::Int::int(&format_version)
+                                >= (17i128))
+                            {
+                                ::meshspec_runtime::Int::int(
+                                    &(::meshspec_runtime::codec::present(
                                         script_type_index.as_ref(),
                                         _start,
                                         "script_type_index",
@@ -7013,20 +7588,24 @@ impl crate::rt::Codec for SerializedType {
                             } else {
                                 ((1i128)).wrapping_neg()
                             }) >= (0i128)))
-                            || ((crate::rt::Int::int(&format_version) < (16i128))
-                                && (crate::rt::Int::int(&class_id) < (0i128))))
-                            || ((crate::rt::Int::int(&format_version) >= (16i128))
-                                && (crate::rt::Int::int(&class_id)
-                                    == crate::rt::Int::int(&UnityClass::MONO_BEHAVIOUR)))))
+                            || ((::meshspec_runtime::Int::int(&format_version)
+                                < (16i128))
+                                && (::meshspec_runtime::Int::int(&class_id) < (0i128))))
+                            || ((::meshspec_runtime::Int::int(&format_version)
+                                >= (16i128))
+                                && (::meshspec_runtime::Int::int(&class_id)
+                                    == ::meshspec_runtime::Int::int(
+                                        &UnityClass::MONO_BEHAVIOUR,
+                                    )))))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(_at, (16i128), "size")?,
+                                        ::meshspec_runtime::input::count(_at, (16i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -7037,20 +7616,20 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (old_type_hash, _p_old_type_hash) = crate::rt::field(
+        let (old_type_hash, _p_old_type_hash) = ::meshspec_runtime::field(
             "old_type_hash",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (13i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (13i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(_at, (16i128), "size")?,
+                                        ::meshspec_runtime::input::count(_at, (16i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -7061,30 +7640,35 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (type_tree, _p_type_tree) = crate::rt::field(
+        let (type_tree, _p_type_tree) = ::meshspec_runtime::field(
             "type_tree",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && ((crate::rt::Int::int(&format_version) >= (12i128))
-                            || (crate::rt::Int::int(&format_version) == (10i128))))
+                    if ((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && ((::meshspec_runtime::Int::int(&format_version) >= (12i128))
+                            || (::meshspec_runtime::Int::int(&format_version)
+                                == (10i128))))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
-                                let (_v, _p) = <TypeTree as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <TypeTree as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -7098,30 +7682,34 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (old_type_tree, _p_old_type_tree) = crate::rt::field(
+        let (old_type_tree, _p_old_type_tree) = ::meshspec_runtime::field(
             "old_type_tree",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && (crate::rt::Int::int(&format_version) < (12i128)))
-                        && (crate::rt::Int::int(&format_version) != (10i128)))
+                    if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && (::meshspec_runtime::Int::int(&format_version) < (12i128)))
+                        && (::meshspec_runtime::Int::int(&format_version) != (10i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
-                                let (_v, _p) = <OldTypeTreeNode as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <OldTypeTreeNode as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -7135,19 +7723,19 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (num_type_dependencies, _p_num_type_dependencies) = crate::rt::field(
+        let (num_type_dependencies, _p_num_type_dependencies) = ::meshspec_runtime::field(
             "num_type_dependencies",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && (crate::rt::Int::int(&format_version) >= (21i128)))
-                        && (crate::rt::Int::int(&is_ref_type) == (0i128)))
+                    if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && (::meshspec_runtime::Int::int(&format_version) >= (21i128)))
+                        && (::meshspec_runtime::Int::int(&is_ref_type) == (0i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i32>(_endian, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -7158,20 +7746,20 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (type_dependencies, _p_type_dependencies) = crate::rt::field(
+        let (type_dependencies, _p_type_dependencies) = ::meshspec_runtime::field(
             "type_dependencies",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && (crate::rt::Int::int(&format_version) >= (21i128)))
-                        && (crate::rt::Int::int(&is_ref_type) == (0i128)))
+                    if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && (::meshspec_runtime::Int::int(&format_version) >= (21i128)))
+                        && (::meshspec_runtime::Int::int(&is_ref_type) == (0i128)))
                     {
                         let (_v, _p) = {
-                            let _n = crate::rt::input::count(
+                            let _n = ::meshspec_runtime::input::count(
                                 _at,
-                                crate::rt::Int::int(
-                                    &(crate::rt::codec::present(
+                                ::meshspec_runtime::Int::int(
+                                    &(::meshspec_runtime::codec::present(
                                         num_type_dependencies.as_ref(),
                                         _start,
                                         "num_type_dependencies",
@@ -7180,7 +7768,10 @@ impl crate::rt::Codec for SerializedType {
                                 "count",
                             )?;
                             let _v = _io.nums::<i32>(_n, _endian)?;
-                            (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                            (
+                                _v,
+                                ::meshspec_runtime::Strided::new(_at, 4u64, _n as usize),
+                            )
                         };
                         (Some(_v), Some(_p))
                     } else {
@@ -7189,19 +7780,19 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (class_name, _p_class_name) = crate::rt::field(
+        let (class_name, _p_class_name) = ::meshspec_runtime::field(
             "class_name",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && (crate::rt::Int::int(&format_version) >= (21i128)))
-                        && (crate::rt::Int::int(&is_ref_type) != (0i128)))
+                    if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && (::meshspec_runtime::Int::int(&format_version) >= (21i128)))
+                        && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.strz("UTF-8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -7212,19 +7803,19 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (namespace, _p_namespace) = crate::rt::field(
+        let (namespace, _p_namespace) = ::meshspec_runtime::field(
             "namespace",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && (crate::rt::Int::int(&format_version) >= (21i128)))
-                        && (crate::rt::Int::int(&is_ref_type) != (0i128)))
+                    if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && (::meshspec_runtime::Int::int(&format_version) >= (21i128)))
+                        && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.strz("UTF-8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -7235,19 +7826,19 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let (assembly_name, _p_assembly_name) = crate::rt::field(
+        let (assembly_name, _p_assembly_name) = ::meshspec_runtime::field(
             "assembly_name",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                        && (crate::rt::Int::int(&format_version) >= (21i128)))
-                        && (crate::rt::Int::int(&is_ref_type) != (0i128)))
+                    if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                        && (::meshspec_runtime::Int::int(&format_version) >= (21i128)))
+                        && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.strz("UTF-8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -7275,7 +7866,7 @@ impl crate::rt::Codec for SerializedType {
             },
             if L {
                 Some(SerializedTypePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     class_id: _p_class_id,
                     is_stripped_type: _p_is_stripped_type,
                     script_type_index: _p_script_type_index,
@@ -7299,21 +7890,21 @@ impl crate::rt::Codec for SerializedType {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian, is_ref_type, has_type_tree) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -7335,7 +7926,7 @@ impl crate::rt::Codec for SerializedType {
             namespace,
             assembly_name,
         } = self;
-        let _p_class_id = crate::rt::field(
+        let _p_class_id = ::meshspec_runtime::field(
             "class_id",
             || {
                 let _at = _io.pos();
@@ -7344,33 +7935,33 @@ impl crate::rt::Codec for SerializedType {
                     {
                         {
                             _io.prim(_endian, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_is_stripped_type = crate::rt::field(
+        let _p_is_stripped_type = ::meshspec_runtime::field(
             "is_stripped_type",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (16i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (16i128)),
                         is_stripped_type.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 16",
                                     true,
@@ -7379,7 +7970,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 16",
                                     false,
@@ -7390,27 +7981,27 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_script_type_index = crate::rt::field(
+        let _p_script_type_index = ::meshspec_runtime::field(
             "script_type_index",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (17i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (17i128)),
                         script_type_index.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 17",
                                     true,
@@ -7419,7 +8010,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 17",
                                     false,
@@ -7430,17 +8021,19 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_script_id = crate::rt::field(
+        let _p_script_id = ::meshspec_runtime::field(
             "script_id",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&format_version) >= (13i128))
-                            && ((((crate::rt::Int::int(&is_ref_type) != (0i128))
-                                && ((if (crate::rt::Int::int(&format_version) >= (17i128)) {
-                                    crate::rt::Int::int(
-                                        &(crate::rt::codec::present(
+                        ((::meshspec_runtime::Int::int(&format_version) >= (13i128))
+                            && ((((::meshspec_runtime::Int::int(&is_ref_type) != (0i128))
+                                && ((if (::meshspec_runtime::Int::int(&format_version)
+                                    >= (17i128))
+                                {
+                                    ::meshspec_runtime::Int::int(
+                                        &(::meshspec_runtime::codec::present(
                                             script_type_index.as_ref(),
                                             _start,
                                             "script_type_index",
@@ -7449,17 +8042,21 @@ impl crate::rt::Codec for SerializedType {
                                 } else {
                                     ((1i128)).wrapping_neg()
                                 }) >= (0i128)))
-                                || ((crate::rt::Int::int(&format_version) < (16i128))
-                                    && (crate::rt::Int::int(&class_id) < (0i128))))
-                                || ((crate::rt::Int::int(&format_version) >= (16i128))
-                                    && (crate::rt::Int::int(&class_id)
-                                        == crate::rt::Int::int(&UnityClass::MONO_BEHAVIOUR))))),
+                                || ((::meshspec_runtime::Int::int(&format_version)
+                                    < (16i128))
+                                    && (::meshspec_runtime::Int::int(&class_id) < (0i128))))
+                                || ((::meshspec_runtime::Int::int(&format_version)
+                                    >= (16i128))
+                                    && (::meshspec_runtime::Int::int(&class_id)
+                                        == ::meshspec_runtime::Int::int(
+                                            &UnityClass::MONO_BEHAVIOUR,
+                                        ))))),
                         script_id.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
                                         (16i128),
@@ -7467,14 +8064,14 @@ impl crate::rt::Codec for SerializedType {
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 13 and (is_ref_type != 0 and (format_version >= 17 ? script_type_index : -1) >= 0 or format_version < 16 and class_id.to_i < 0 or format_version >= 16 and class_id == unity_class::mono_behaviour)",
                                     true,
@@ -7483,7 +8080,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 13 and (is_ref_type != 0 and (format_version >= 17 ? script_type_index : -1) >= 0 or format_version < 16 and class_id.to_i < 0 or format_version >= 16 and class_id == unity_class::mono_behaviour)",
                                     false,
@@ -7494,19 +8091,19 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_old_type_hash = crate::rt::field(
+        let _p_old_type_hash = ::meshspec_runtime::field(
             "old_type_hash",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (13i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (13i128)),
                         old_type_hash.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
                                         (16i128),
@@ -7514,14 +8111,14 @@ impl crate::rt::Codec for SerializedType {
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 13",
                                     true,
@@ -7530,7 +8127,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 13",
                                     false,
@@ -7541,33 +8138,41 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_type_tree = crate::rt::field(
+        let _p_type_tree = ::meshspec_runtime::field(
             "type_tree",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && ((crate::rt::Int::int(&format_version) >= (12i128))
-                                || (crate::rt::Int::int(&format_version) == (10i128)))),
+                        ((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                            && ((::meshspec_runtime::Int::int(&format_version)
+                                >= (12i128))
+                                || (::meshspec_runtime::Int::int(&format_version)
+                                    == (10i128)))),
                         type_tree.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     let _args = (
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u32,
                                         >(
                                             _at,
-                                            crate::rt::Int::int(&format_version),
+                                            ::meshspec_runtime::Int::int(&format_version),
                                             "format_version",
                                         )?,
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u8,
-                                        >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                        >(
+                                            _at,
+                                            ::meshspec_runtime::Int::int(&big_endian),
+                                            "big_endian",
+                                        )?,
                                     );
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    let _p = ::meshspec_runtime::Codec::write_out::<
+                                        L,
+                                    >(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -7575,7 +8180,7 @@ impl crate::rt::Codec for SerializedType {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and (format_version >= 12 or format_version == 10)",
                                     true,
@@ -7584,7 +8189,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and (format_version >= 12 or format_version == 10)",
                                     false,
@@ -7595,33 +8200,41 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_old_type_tree = crate::rt::field(
+        let _p_old_type_tree = ::meshspec_runtime::field(
             "old_type_tree",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) < (12i128)))
-                            && (crate::rt::Int::int(&format_version) != (10i128))),
+                        (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                < (12i128)))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                != (10i128))),
                         old_type_tree.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     let _args = (
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u32,
                                         >(
                                             _at,
-                                            crate::rt::Int::int(&format_version),
+                                            ::meshspec_runtime::Int::int(&format_version),
                                             "format_version",
                                         )?,
-                                        crate::rt::codec::arg::<
+                                        ::meshspec_runtime::codec::arg::<
                                             u8,
-                                        >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                        >(
+                                            _at,
+                                            ::meshspec_runtime::Int::int(&big_endian),
+                                            "big_endian",
+                                        )?,
                                     );
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    let _p = ::meshspec_runtime::Codec::write_out::<
+                                        L,
+                                    >(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -7629,7 +8242,7 @@ impl crate::rt::Codec for SerializedType {
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version < 12 and format_version != 10",
                                     true,
@@ -7638,7 +8251,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version < 12 and format_version != 10",
                                     false,
@@ -7652,12 +8265,14 @@ impl crate::rt::Codec for SerializedType {
         let (
             num_type_dependencies,
             _p_num_type_dependencies,
-        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (((crate::rt::Int::int(
-            &has_type_tree,
-        ) != (0i128)) && (crate::rt::Int::int(&format_version) >= (21i128)))
-            && (crate::rt::Int::int(&is_ref_type) == (0i128)))
+        ): (
+            ::std::option::Option<i32>,
+            ::std::option::Option<::meshspec_runtime::Span>,
+        ) = if (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+            && (::meshspec_runtime::Int::int(&format_version) >= (21i128)))
+            && (::meshspec_runtime::Int::int(&is_ref_type) == (0i128)))
         {
-            let (_v, _s) = crate::rt::field(
+            let (_v, _s) = ::meshspec_runtime::field(
                 "num_type_dependencies",
                 || {
                     let _at = _io.pos();
@@ -7666,27 +8281,35 @@ impl crate::rt::Codec for SerializedType {
                         .unwrap_or_else(|| {
                             _stored_num_type_dependencies
                                 .as_ref()
-                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .and_then(|_s| {
+                                    u64::try_from(::meshspec_runtime::Int::int(_s)).ok()
+                                })
                                 .unwrap_or(0)
                         });
-                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    let _v: i32 = ::meshspec_runtime::output::fit(
+                        _at,
+                        _n,
+                        "s4",
+                        2147483647u128,
+                    )?;
                     _io.prim(_endian, _v);
-                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                    Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
                 },
             )?;
             (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
         } else {
             (::std::option::Option::None, ::std::option::Option::None)
         };
-        let _p_type_dependencies = crate::rt::field(
+        let _p_type_dependencies = ::meshspec_runtime::field(
             "type_dependencies",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                        (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                >= (21i128)))
+                            && (::meshspec_runtime::Int::int(&is_ref_type) == (0i128))),
                         type_dependencies.as_ref(),
                     ) {
                         (true, Some(_v)) => {
@@ -7694,14 +8317,18 @@ impl crate::rt::Codec for SerializedType {
                                 let type_dependencies = _v;
                                 {
                                     _io.prims(_endian, type_dependencies);
-                                    crate::rt::Strided::new(_at, 4u64, type_dependencies.len())
+                                    ::meshspec_runtime::Strided::new(
+                                        _at,
+                                        4u64,
+                                        type_dependencies.len(),
+                                    )
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type == 0",
                                     true,
@@ -7710,7 +8337,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type == 0",
                                     false,
@@ -7721,29 +8348,30 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_class_name = crate::rt::field(
+        let _p_class_name = ::meshspec_runtime::field(
             "class_name",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                >= (21i128)))
+                            && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128))),
                         class_name.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.strz(_v)?;
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type != 0",
                                     true,
@@ -7752,7 +8380,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type != 0",
                                     false,
@@ -7763,29 +8391,30 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_namespace = crate::rt::field(
+        let _p_namespace = ::meshspec_runtime::field(
             "namespace",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                >= (21i128)))
+                            && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128))),
                         namespace.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.strz(_v)?;
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type != 0",
                                     true,
@@ -7794,7 +8423,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type != 0",
                                     false,
@@ -7805,29 +8434,30 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_assembly_name = crate::rt::field(
+        let _p_assembly_name = ::meshspec_runtime::field(
             "assembly_name",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                >= (21i128)))
+                            && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128))),
                         assembly_name.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.strz(_v)?;
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type != 0",
                                     true,
@@ -7836,7 +8466,7 @@ impl crate::rt::Codec for SerializedType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "has_type_tree != 0 and format_version >= 21 and is_ref_type != 0",
                                     false,
@@ -7850,7 +8480,7 @@ impl crate::rt::Codec for SerializedType {
         Ok(
             if L {
                 Some(SerializedTypePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     class_id: _p_class_id,
                     is_stripped_type: _p_is_stripped_type,
                     script_type_index: _p_script_type_index,
@@ -7891,11 +8521,13 @@ impl crate::rt::Codec for SerializedType {
             + old_type_hash.as_ref().map_or(0, |_x| _x.len())
             + type_tree
                 .as_ref()
-                .map_or(0, |_x| <TypeTree as crate::rt::Codec>::size_hint(_x))
+                .map_or(0, |_x| <TypeTree as ::meshspec_runtime::Codec>::size_hint(_x))
             + old_type_tree
                 .as_ref()
-                .map_or(0, |_x| <OldTypeTreeNode as crate::rt::Codec>::size_hint(_x))
-            + num_type_dependencies.as_ref().map_or(0, |_x| 4usize)
+                .map_or(
+                    0,
+                    |_x| <OldTypeTreeNode as ::meshspec_runtime::Codec>::size_hint(_x),
+                ) + num_type_dependencies.as_ref().map_or(0, |_x| 4usize)
             + type_dependencies
                 .as_ref()
                 .map_or(0, |_l| _l.iter().map(|_x| 4usize).sum::<usize>())
@@ -7903,17 +8535,21 @@ impl crate::rt::Codec for SerializedType {
             + namespace.as_ref().map_or(0, |_x| _x.len() + 1)
             + assembly_name.as_ref().map_or(0, |_x| _x.len() + 1)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "serialized_type",
         doc: "One type of the file (SerializedType) - a class id, hashes, and its type tree.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian", "is_ref_type", "has_type_tree"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class_id",
                 ty: "s4 (unity_class)",
                 orig_id: ::std::option::Option::Some("classID"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the class ids Unity's dumps print for every corpus object",
@@ -7925,11 +8561,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "is_stripped_type",
                 ty: "u1?",
                 orig_id: ::std::option::Option::Some("m_IsStrippedType"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -7961,7 +8599,7 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (16i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (16i128)),
                         )
                     },
                 ),
@@ -7969,11 +8607,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "script_type_index",
                 ty: "s2?",
                 orig_id: ::std::option::Option::Some("m_ScriptTypeIndex"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0 for the MonoBehaviour type, -1 elsewhere",
@@ -8005,7 +8645,7 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (17i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (17i128)),
                         )
                     },
                 ),
@@ -8013,11 +8653,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "script_id",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("m_ScriptID"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy's SerializedType; present for the corpus MonoBehaviour type and reference types",
@@ -8033,11 +8675,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "old_type_hash",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("m_OldTypeHash"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -8069,7 +8713,7 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (13i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (13i128)),
                         )
                     },
                 ),
@@ -8077,11 +8721,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "type_tree",
                 ty: "type_tree?",
                 orig_id: ::std::option::Option::Some("m_Type (blob)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("every corpus type"),
                 reading: ::std::option::Option::None,
@@ -8111,14 +8757,16 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            ((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && ((crate::rt::Int::int(&format_version) >= (12i128))
-                                    || (crate::rt::Int::int(&format_version) == (10i128)))),
+                            ((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && ((::meshspec_runtime::Int::int(&format_version)
+                                    >= (12i128))
+                                    || (::meshspec_runtime::Int::int(&format_version)
+                                        == (10i128)))),
                         )
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <TypeTree as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <TypeTree as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -8144,8 +8792,8 @@ impl crate::rt::Codec for SerializedType {
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
-                                crate ::rt::Int::int(& format_version), crate
-                                ::rt::Int::int(& big_endian)
+                                ::meshspec_runtime::Int::int(& format_version),
+                                ::meshspec_runtime::Int::int(& big_endian)
                             ],
                         )
                     },
@@ -8153,11 +8801,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "old_type_tree",
                 ty: "old_type_tree_node?",
                 orig_id: ::std::option::Option::Some("m_Type (recursive)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy's TypeTreeNode.parse, AssetStudio's TypeTreeBlobRead counterpart; no such file in the corpus",
@@ -8189,14 +8839,16 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && (crate::rt::Int::int(&format_version) < (12i128)))
-                                && (crate::rt::Int::int(&format_version) != (10i128))),
+                            (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    < (12i128)))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    != (10i128))),
                         )
                     },
                 ),
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <OldTypeTreeNode as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -8222,8 +8874,8 @@ impl crate::rt::Codec for SerializedType {
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
-                                crate ::rt::Int::int(& format_version), crate
-                                ::rt::Int::int(& big_endian)
+                                ::meshspec_runtime::Int::int(& format_version),
+                                ::meshspec_runtime::Int::int(& big_endian)
                             ],
                         )
                     },
@@ -8231,11 +8883,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_type_dependencies",
                 ty: "s4?",
                 orig_id: ::std::option::Option::Some("m_TypeDependencies.size"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -8267,9 +8921,10 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && (crate::rt::Int::int(&format_version) >= (21i128)))
-                                && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                            (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    >= (21i128)))
+                                && (::meshspec_runtime::Int::int(&is_ref_type) == (0i128))),
                         )
                     },
                 ),
@@ -8277,11 +8932,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "type_dependencies",
                 ty: "s4[]?",
                 orig_id: ::std::option::Option::Some("m_TypeDependencies"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "empty in the corpus except the MonoBehaviour type",
@@ -8313,9 +8970,10 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && (crate::rt::Int::int(&format_version) >= (21i128)))
-                                && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                            (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    >= (21i128)))
+                                && (::meshspec_runtime::Int::int(&is_ref_type) == (0i128))),
                         )
                     },
                 ),
@@ -8323,11 +8981,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class_name",
                 ty: "strz?",
                 orig_id: ::std::option::Option::Some("m_KlassName"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "SerializeReferencePolymorphismExample/Apple in the corpus",
@@ -8359,9 +9019,10 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && (crate::rt::Int::int(&format_version) >= (21i128)))
-                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                            (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    >= (21i128)))
+                                && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128))),
                         )
                     },
                 ),
@@ -8369,11 +9030,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "namespace",
                 ty: "strz?",
                 orig_id: ::std::option::Option::Some("m_NameSpace"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -8405,9 +9068,10 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && (crate::rt::Int::int(&format_version) >= (21i128)))
-                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                            (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    >= (21i128)))
+                                && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128))),
                         )
                     },
                 ),
@@ -8415,11 +9079,13 @@ impl crate::rt::Codec for SerializedType {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "assembly_name",
                 ty: "strz?",
                 orig_id: ::std::option::Option::Some("m_AsmName"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("Assembly-CSharp in the corpus"),
                 reading: ::std::option::Option::None,
@@ -8449,9 +9115,10 @@ impl crate::rt::Codec for SerializedType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                                && (crate::rt::Int::int(&format_version) >= (21i128)))
-                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                            (((::meshspec_runtime::Int::int(&has_type_tree) != (0i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    >= (21i128)))
+                                && (::meshspec_runtime::Int::int(&is_ref_type) != (0i128))),
                         )
                     },
                 ),
@@ -8461,7 +9128,7 @@ impl crate::rt::Codec for SerializedType {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let SerializedTypeRef {
             class_id,
@@ -8480,54 +9147,54 @@ impl crate::rt::Codec for SerializedType {
         } = view;
         {
             let _x = class_id;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = is_stripped_type {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = script_type_index {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = script_id {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = old_type_hash {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = type_tree {
                 _vis.present();
-                <TypeTree as crate::rt::Codec>::visit(_x, _vis)
+                <TypeTree as ::meshspec_runtime::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = old_type_tree {
                 _vis.present();
-                <OldTypeTreeNode as crate::rt::Codec>::visit(_x, _vis)
+                <OldTypeTreeNode as ::meshspec_runtime::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[7usize]) {
             if let ::std::option::Option::Some(_x) = num_type_dependencies {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
@@ -8538,7 +9205,7 @@ impl crate::rt::Codec for SerializedType {
                     if !_vis.index(_i) {
                         break;
                     }
-                    _vis.value(crate::rt::Scalar::from(_e));
+                    _vis.value(::meshspec_runtime::Scalar::from(_e));
                 }
             }
             _vis.leave();
@@ -8546,27 +9213,27 @@ impl crate::rt::Codec for SerializedType {
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = class_name {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[10usize]) {
             if let ::std::option::Option::Some(_x) = namespace {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[11usize]) {
             if let ::std::option::Option::Some(_x) = assembly_name {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(SerializedType, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(SerializedType, ENDIAN);
 impl SerializedTypeRef<'_> {
     /// The owned [`SerializedType`] (copies every view).
     pub fn own(&self) -> SerializedType {
@@ -8595,268 +9262,394 @@ impl SerializedTypeRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for SerializedTypePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for SerializedTypePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, SerializedTypePos> {
+/// The places of the fields of a [`SerializedType`]: `rt::Place`'s accessors for [`SerializedTypePos`].
+pub trait SerializedTypePlace {
     /// The place of `class_id`.
-    pub fn class_id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn class_id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `is_stripped_type`.
+    fn is_stripped_type(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `script_type_index`.
+    fn script_type_index(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `script_id`.
+    fn script_id(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `old_type_hash`.
+    fn old_type_hash(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `type_tree`.
+    fn type_tree(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<TypeTreePos>>;
+    /// The place of `old_type_tree`.
+    fn old_type_tree(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<OldTypeTreeNodePos>>;
+    /// The place of `num_type_dependencies`.
+    fn num_type_dependencies(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `type_dependencies`.
+    fn type_dependencies(
+        &self,
+    ) -> ::meshspec_runtime::Place<
+        '_,
+        ::std::option::Option<::meshspec_runtime::Strided<::meshspec_runtime::Span>>,
+    >;
+    /// The place of `class_name`.
+    fn class_name(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `namespace`.
+    fn namespace(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `assembly_name`.
+    fn assembly_name(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl SerializedTypePlace for ::meshspec_runtime::Place<'_, SerializedTypePos> {
+    #[inline]
+    fn class_id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("class_id", &self.get().class_id)
     }
-    /// The place of `is_stripped_type`.
-    pub fn is_stripped_type(
+    #[inline]
+    fn is_stripped_type(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("is_stripped_type", &self.get().is_stripped_type)
     }
-    /// The place of `script_type_index`.
-    pub fn script_type_index(
+    #[inline]
+    fn script_type_index(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("script_type_index", &self.get().script_type_index)
     }
-    /// The place of `script_id`.
-    pub fn script_id(
+    #[inline]
+    fn script_id(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("script_id", &self.get().script_id)
     }
-    /// The place of `old_type_hash`.
-    pub fn old_type_hash(
+    #[inline]
+    fn old_type_hash(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("old_type_hash", &self.get().old_type_hash)
     }
-    /// The place of `type_tree`.
-    pub fn type_tree(&self) -> crate::rt::Place<'_, ::std::option::Option<TypeTreePos>> {
+    #[inline]
+    fn type_tree(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<TypeTreePos>> {
         self.field("type_tree", &self.get().type_tree)
     }
-    /// The place of `old_type_tree`.
-    pub fn old_type_tree(
+    #[inline]
+    fn old_type_tree(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<OldTypeTreeNodePos>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<OldTypeTreeNodePos>> {
         self.field("old_type_tree", &self.get().old_type_tree)
     }
-    /// The place of `num_type_dependencies`.
-    pub fn num_type_dependencies(
+    #[inline]
+    fn num_type_dependencies(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("num_type_dependencies", &self.get().num_type_dependencies)
     }
-    /// The place of `type_dependencies`.
-    pub fn type_dependencies(
+    #[inline]
+    fn type_dependencies(
         &self,
-    ) -> crate::rt::Place<
+    ) -> ::meshspec_runtime::Place<
         '_,
-        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+        ::std::option::Option<::meshspec_runtime::Strided<::meshspec_runtime::Span>>,
     > {
         self.field("type_dependencies", &self.get().type_dependencies)
     }
-    /// The place of `class_name`.
-    pub fn class_name(
+    #[inline]
+    fn class_name(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("class_name", &self.get().class_name)
     }
-    /// The place of `namespace`.
-    pub fn namespace(
+    #[inline]
+    fn namespace(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("namespace", &self.get().namespace)
     }
-    /// The place of `assembly_name`.
-    pub fn assembly_name(
+    #[inline]
+    fn assembly_name(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("assembly_name", &self.get().assembly_name)
     }
 }
-impl crate::rt::Walk for SerializedTypePos {
+impl ::meshspec_runtime::Walk for SerializedTypePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <SerializedType as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <SerializedType as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class_id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class_id")),
             |path| {
                 let p = &self.class_id;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("is_stripped_type")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("is_stripped_type"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.is_stripped_type {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("script_type_index")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("script_type_index"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.script_type_index {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("script_id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("script_id")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.script_id {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[3usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("old_type_hash")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("old_type_hash"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.old_type_hash {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[4usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("type_tree")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("type_tree")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.type_tree {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !true,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("old_type_tree")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("old_type_tree"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.old_type_tree {
-                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[6usize],
+                        !true,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_type_dependencies")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_type_dependencies"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_type_dependencies {
-                    visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[7usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("type_dependencies")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("type_dependencies"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.type_dependencies {
-                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], false);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[8usize],
+                        false,
+                    );
                     for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                        crate::rt::meta::under(
+                        ::meshspec_runtime::meta::under(
                             path,
-                            crate::rt::Seg::Index(i),
+                            ::meshspec_runtime::Seg::Index(i),
                             |path| {
                                 visit(
                                     path,
-                                    crate::rt::Spanned::span(&e),
+                                    ::meshspec_runtime::Spanned::span(&e),
                                     &_f[8usize],
                                     !false,
                                 );
-                                crate::rt::Walk::walk(&e, path, visit);
+                                ::meshspec_runtime::Walk::walk(&e, path, visit);
                             },
                         );
                     }
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class_name")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class_name")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.class_name {
-                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[9usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("namespace")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("namespace")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.namespace {
-                    visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[10usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("assembly_name")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("assembly_name"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.assembly_name {
-                    visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[11usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <SerializedType as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.class_id), &_f[0usize]);
+        let _f = <SerializedType as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.class_id), &_f[0usize]);
         if let ::std::option::Option::Some(p) = &self.is_stripped_type {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.script_type_index {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
         if let ::std::option::Option::Some(p) = &self.script_id {
-            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[3usize]);
         }
         if let ::std::option::Option::Some(p) = &self.old_type_hash {
-            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[4usize]);
         }
         if let ::std::option::Option::Some(p) = &self.type_tree {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
         if let ::std::option::Option::Some(p) = &self.old_type_tree {
-            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[6usize]);
         }
         if let ::std::option::Option::Some(p) = &self.num_type_dependencies {
-            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[7usize]);
         }
         if let ::std::option::Option::Some(p) = &self.type_dependencies {
-            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[8usize]);
         }
         if let ::std::option::Option::Some(p) = &self.class_name {
-            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[9usize]);
         }
         if let ::std::option::Option::Some(p) = &self.namespace {
-            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[10usize]);
         }
         if let ::std::option::Option::Some(p) = &self.assembly_name {
-            visit(crate::rt::Spanned::span(p), &_f[11usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[11usize]);
         }
     }
 }
@@ -8866,7 +9659,14 @@ impl crate::rt::Walk for SerializedTypePos {
 ///
 ///
 /// Type `type_tree` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct TypeTree {
@@ -8891,7 +9691,7 @@ pub struct TypeTree {
     /// The type and field names that are not common strings, each ended by a NUL.
     ///
     /// Documented as “m_StringBuffer”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub string_buffer: ::std::vec::Vec<u8>,
 }
 /// [`TypeTree`] as read: numbers by value, blobs and lists as views of the input.
@@ -8910,15 +9710,15 @@ pub struct TypeTreeRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypeTreePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_nodes` lies.
-    pub num_nodes: crate::rt::Span,
+    pub num_nodes: ::meshspec_runtime::Span,
     /// Where `len_string_buffer` lies.
-    pub len_string_buffer: crate::rt::Span,
+    pub len_string_buffer: ::meshspec_runtime::Span,
     /// Where `nodes` lies.
-    pub nodes: crate::rt::Each<TypeTreeNodePos>,
+    pub nodes: ::meshspec_runtime::Each<TypeTreeNodePos>,
     /// Where `string_buffer` lies.
-    pub string_buffer: crate::rt::Span,
+    pub string_buffer: ::meshspec_runtime::Span,
 }
 impl TypeTree {
     /// Where `num_nodes` starts, from the start of the type.
@@ -8928,27 +9728,27 @@ impl TypeTree {
     /// Where `nodes` starts, from the start of the type.
     pub const OFFSET_NODES: u64 = 8;
 }
-impl crate::rt::Codec for TypeTree {
+impl ::meshspec_runtime::Codec for TypeTree {
     type Args = (u32, u8);
     type Ref<'a> = TypeTreeRef<'a>;
     type Pos = TypeTreePos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -8956,64 +9756,68 @@ impl crate::rt::Codec for TypeTree {
                 );
             }
         };
-        let (num_nodes, _p_num_nodes) = crate::rt::field(
+        let (num_nodes, _p_num_nodes) = ::meshspec_runtime::field(
             "num_nodes",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_string_buffer, _p_len_string_buffer) = crate::rt::field(
+        let (len_string_buffer, _p_len_string_buffer) = ::meshspec_runtime::field(
             "len_string_buffer",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (nodes, _p_nodes) = crate::rt::field(
+        let (nodes, _p_nodes) = ::meshspec_runtime::field(
             "nodes",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_nodes),
+                        ::meshspec_runtime::Int::int(&num_nodes),
                         "count",
                     )?;
-                    _io.room(_n, <TypeTreeNode as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <TypeTreeNode as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
-                                let (_v, _p) = <TypeTreeNode as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <TypeTreeNode as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -9026,15 +9830,15 @@ impl crate::rt::Codec for TypeTree {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (string_buffer, _p_string_buffer) = crate::rt::field(
+        let (string_buffer, _p_string_buffer) = ::meshspec_runtime::field(
             "string_buffer",
             || {
                 let _at = _io.pos();
@@ -9042,14 +9846,14 @@ impl crate::rt::Codec for TypeTree {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::Int::int(&len_string_buffer),
+                                    ::meshspec_runtime::Int::int(&len_string_buffer),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9064,7 +9868,7 @@ impl crate::rt::Codec for TypeTree {
             },
             if L {
                 Some(TypeTreePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_nodes: _p_num_nodes,
                     len_string_buffer: _p_len_string_buffer,
                     nodes: _p_nodes,
@@ -9080,21 +9884,21 @@ impl crate::rt::Codec for TypeTree {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -9103,35 +9907,35 @@ impl crate::rt::Codec for TypeTree {
             }
         };
         let TypeTree { num_nodes: _, len_string_buffer: _, nodes, string_buffer } = self;
-        let (num_nodes, _p_num_nodes): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_nodes, _p_num_nodes): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_nodes",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     nodes.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
                 _io.prim(_endian, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let (len_string_buffer, _p_len_string_buffer): (i32, crate::rt::Span) = crate::rt::field(
+        let (len_string_buffer, _p_len_string_buffer): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "len_string_buffer",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     string_buffer.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
                 _io.prim(_endian, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_nodes = crate::rt::field(
+        let _p_nodes = ::meshspec_runtime::field(
             "nodes",
             || {
                 let _at = _io.pos();
@@ -9140,22 +9944,28 @@ impl crate::rt::Codec for TypeTree {
                         if L { nodes.len() } else { 0 },
                     );
                     for (_i, _v) in nodes.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -9164,14 +9974,14 @@ impl crate::rt::Codec for TypeTree {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_string_buffer = crate::rt::field(
+        let _p_string_buffer = ::meshspec_runtime::field(
             "string_buffer",
             || {
                 let _at = _io.pos();
@@ -9180,7 +9990,7 @@ impl crate::rt::Codec for TypeTree {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -9189,7 +9999,7 @@ impl crate::rt::Codec for TypeTree {
         Ok(
             if L {
                 Some(TypeTreePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_nodes: _p_num_nodes,
                     len_string_buffer: _p_len_string_buffer,
                     nodes: _p_nodes,
@@ -9206,21 +10016,25 @@ impl crate::rt::Codec for TypeTree {
             + {
                 let _l = nodes;
                 _l.iter()
-                    .map(|_x| <TypeTreeNode as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <TypeTreeNode as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + string_buffer.len()
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "type_tree",
         doc: "A type tree as a blob (TypeTree, formats 10 and 12 on) - its nodes in depth-first order,\neach naming its type and field by an offset into the string buffer, or into Unity's common\nstrings when the offset's top bit is set.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_nodes",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("numberOfNodes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -9232,11 +10046,13 @@ impl crate::rt::Codec for TypeTree {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_string_buffer",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("stringBufferSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -9248,11 +10064,13 @@ impl crate::rt::Codec for TypeTree {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "nodes",
                 ty: "type_tree_node[]",
                 orig_id: ::std::option::Option::Some("m_Nodes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "24 bytes each before format 19, 32 from 19; the Mesh type of the corpus has 236 nodes",
@@ -9260,8 +10078,8 @@ impl crate::rt::Codec for TypeTree {
                 reading: ::std::option::Option::None,
                 doc: "The nodes, depth first; a node's level says how deep it is (0 for the root).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <TypeTreeNode as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <TypeTreeNode as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -9277,8 +10095,8 @@ impl crate::rt::Codec for TypeTree {
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
-                                crate ::rt::Int::int(& format_version), crate
-                                ::rt::Int::int(& big_endian)
+                                ::meshspec_runtime::Int::int(& format_version),
+                                ::meshspec_runtime::Int::int(& big_endian)
                             ],
                         )
                     },
@@ -9286,11 +10104,13 @@ impl crate::rt::Codec for TypeTree {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "string_buffer",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("m_StringBuffer"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -9304,16 +10124,16 @@ impl crate::rt::Codec for TypeTree {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let TypeTreeRef { num_nodes, len_string_buffer, nodes, string_buffer, .. } = view;
         {
             let _x = num_nodes;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_string_buffer;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -9322,18 +10142,18 @@ impl crate::rt::Codec for TypeTree {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <TypeTreeNode as crate::rt::Codec>::visit(_e, _vis);
+                    <TypeTreeNode as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = string_buffer;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(TypeTree, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(TypeTree, ENDIAN);
 impl TypeTreeRef<'_> {
     /// The owned [`TypeTree`] (copies every view).
     pub fn own(&self) -> TypeTree {
@@ -9348,107 +10168,140 @@ impl TypeTreeRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for TypeTreePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for TypeTreePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, TypeTreePos> {
+/// The places of the fields of a [`TypeTree`]: `rt::Place`'s accessors for [`TypeTreePos`].
+pub trait TypeTreePlace {
     /// The place of `num_nodes`.
-    pub fn num_nodes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_nodes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_string_buffer`.
+    fn len_string_buffer(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `nodes`.
+    fn nodes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<TypeTreeNodePos>>;
+    /// The place of `string_buffer`.
+    fn string_buffer(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl TypeTreePlace for ::meshspec_runtime::Place<'_, TypeTreePos> {
+    #[inline]
+    fn num_nodes(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_nodes", &self.get().num_nodes)
     }
-    /// The place of `len_string_buffer`.
-    pub fn len_string_buffer(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_string_buffer(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_string_buffer", &self.get().len_string_buffer)
     }
-    /// The place of `nodes`.
-    pub fn nodes(&self) -> crate::rt::Place<'_, crate::rt::Each<TypeTreeNodePos>> {
+    #[inline]
+    fn nodes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<TypeTreeNodePos>> {
         self.field("nodes", &self.get().nodes)
     }
-    /// The place of `string_buffer`.
-    pub fn string_buffer(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn string_buffer(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("string_buffer", &self.get().string_buffer)
     }
 }
-impl crate::rt::Walk for TypeTreePos {
+impl ::meshspec_runtime::Walk for TypeTreePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <TypeTree as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <TypeTree as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_nodes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_nodes")),
             |path| {
                 let p = &self.num_nodes;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_string_buffer")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_string_buffer"),
+            ),
             |path| {
                 let p = &self.len_string_buffer;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("nodes")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("nodes")),
             |path| {
                 let p = &self.nodes;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[2usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("string_buffer")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("string_buffer"),
+            ),
             |path| {
                 let p = &self.string_buffer;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <TypeTree as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_nodes), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_string_buffer), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.nodes), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.string_buffer), &_f[3usize]);
+        let _f = <TypeTree as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_nodes), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_string_buffer), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.nodes), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.string_buffer), &_f[3usize]);
     }
 }
 /// One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.
 ///
 /// Type `type_tree_node` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct TypeTreeNode {
@@ -9493,25 +10346,25 @@ pub struct TypeTreeNode {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypeTreeNodePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `node_version` lies.
-    pub node_version: crate::rt::Span,
+    pub node_version: ::meshspec_runtime::Span,
     /// Where `level` lies.
-    pub level: crate::rt::Span,
+    pub level: ::meshspec_runtime::Span,
     /// Where `type_flags` lies.
-    pub type_flags: crate::rt::Span,
+    pub type_flags: ::meshspec_runtime::Span,
     /// Where `ofs_type` lies.
-    pub ofs_type: crate::rt::Span,
+    pub ofs_type: ::meshspec_runtime::Span,
     /// Where `ofs_name` lies.
-    pub ofs_name: crate::rt::Span,
+    pub ofs_name: ::meshspec_runtime::Span,
     /// Where `byte_size` lies.
-    pub byte_size: crate::rt::Span,
+    pub byte_size: ::meshspec_runtime::Span,
     /// Where `index` lies.
-    pub index: crate::rt::Span,
+    pub index: ::meshspec_runtime::Span,
     /// Where `meta_flag` lies.
-    pub meta_flag: crate::rt::Span,
+    pub meta_flag: ::meshspec_runtime::Span,
     /// Where `ref_type_hash` lies.
-    pub ref_type_hash: ::std::option::Option<crate::rt::Span>,
+    pub ref_type_hash: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl TypeTreeNode {
     /// Where `node_version` starts, from the start of the type.
@@ -9533,27 +10386,27 @@ impl TypeTreeNode {
     /// Where `ref_type_hash` starts, from the start of the type.
     pub const OFFSET_REF_TYPE_HASH: u64 = 24;
 }
-impl crate::rt::Codec for TypeTreeNode {
+impl ::meshspec_runtime::Codec for TypeTreeNode {
     type Args = (u32, u8);
     type Ref<'a> = TypeTreeNode;
     type Pos = TypeTreeNodePos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -9561,120 +10414,120 @@ impl crate::rt::Codec for TypeTreeNode {
                 );
             }
         };
-        let (node_version, _p_node_version) = crate::rt::field(
+        let (node_version, _p_node_version) = ::meshspec_runtime::field(
             "node_version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<u16>(_endian, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (level, _p_level) = crate::rt::field(
+        let (level, _p_level) = ::meshspec_runtime::field(
             "level",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<u8>(_endian, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (type_flags, _p_type_flags) = crate::rt::field(
+        let (type_flags, _p_type_flags) = ::meshspec_runtime::field(
             "type_flags",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<u8>(_endian, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ofs_type, _p_ofs_type) = crate::rt::field(
+        let (ofs_type, _p_ofs_type) = ::meshspec_runtime::field(
             "ofs_type",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = CommonString(_io.prim::<u32>(_endian, "u4")?);
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ofs_name, _p_ofs_name) = crate::rt::field(
+        let (ofs_name, _p_ofs_name) = ::meshspec_runtime::field(
             "ofs_name",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = CommonString(_io.prim::<u32>(_endian, "u4")?);
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (byte_size, _p_byte_size) = crate::rt::field(
+        let (byte_size, _p_byte_size) = ::meshspec_runtime::field(
             "byte_size",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (index, _p_index) = crate::rt::field(
+        let (index, _p_index) = ::meshspec_runtime::field(
             "index",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (meta_flag, _p_meta_flag) = crate::rt::field(
+        let (meta_flag, _p_meta_flag) = ::meshspec_runtime::field(
             "meta_flag",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ref_type_hash, _p_ref_type_hash) = crate::rt::field(
+        let (ref_type_hash, _p_ref_type_hash) = ::meshspec_runtime::field(
             "ref_type_hash",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (19i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (19i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u64>(_endian, "u8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -9699,7 +10552,7 @@ impl crate::rt::Codec for TypeTreeNode {
             },
             if L {
                 Some(TypeTreeNodePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     node_version: _p_node_version,
                     level: _p_level,
                     type_flags: _p_type_flags,
@@ -9720,21 +10573,21 @@ impl crate::rt::Codec for TypeTreeNode {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -9753,7 +10606,7 @@ impl crate::rt::Codec for TypeTreeNode {
             meta_flag,
             ref_type_hash,
         } = self;
-        let _p_node_version = crate::rt::field(
+        let _p_node_version = ::meshspec_runtime::field(
             "node_version",
             || {
                 let _at = _io.pos();
@@ -9762,13 +10615,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_level = crate::rt::field(
+        let _p_level = ::meshspec_runtime::field(
             "level",
             || {
                 let _at = _io.pos();
@@ -9777,13 +10630,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_type_flags = crate::rt::field(
+        let _p_type_flags = ::meshspec_runtime::field(
             "type_flags",
             || {
                 let _at = _io.pos();
@@ -9792,13 +10645,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_ofs_type = crate::rt::field(
+        let _p_ofs_type = ::meshspec_runtime::field(
             "ofs_type",
             || {
                 let _at = _io.pos();
@@ -9807,13 +10660,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_ofs_name = crate::rt::field(
+        let _p_ofs_name = ::meshspec_runtime::field(
             "ofs_name",
             || {
                 let _at = _io.pos();
@@ -9822,13 +10675,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_byte_size = crate::rt::field(
+        let _p_byte_size = ::meshspec_runtime::field(
             "byte_size",
             || {
                 let _at = _io.pos();
@@ -9837,13 +10690,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_index = crate::rt::field(
+        let _p_index = ::meshspec_runtime::field(
             "index",
             || {
                 let _at = _io.pos();
@@ -9852,13 +10705,13 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_meta_flag = crate::rt::field(
+        let _p_meta_flag = ::meshspec_runtime::field(
             "meta_flag",
             || {
                 let _at = _io.pos();
@@ -9867,33 +10720,33 @@ impl crate::rt::Codec for TypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_ref_type_hash = crate::rt::field(
+        let _p_ref_type_hash = ::meshspec_runtime::field(
             "ref_type_hash",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (19i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (19i128)),
                         ref_type_hash.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 19",
                                     true,
@@ -9902,7 +10755,7 @@ impl crate::rt::Codec for TypeTreeNode {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 19",
                                     false,
@@ -9916,7 +10769,7 @@ impl crate::rt::Codec for TypeTreeNode {
         Ok(
             if L {
                 Some(TypeTreeNodePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     node_version: _p_node_version,
                     level: _p_level,
                     type_flags: _p_type_flags,
@@ -9948,17 +10801,21 @@ impl crate::rt::Codec for TypeTreeNode {
         0usize + 2usize + 1usize + 1usize + 4usize + 4usize + 4usize + 4usize + 4usize
             + ref_type_hash.as_ref().map_or(0, |_x| 8usize)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "type_tree_node",
         doc: "One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "node_version",
                 ty: "u2",
                 orig_id: ::std::option::Option::Some("m_Version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -9970,11 +10827,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "level",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("m_Level"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -9986,11 +10845,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "type_flags",
                 ty: "u1",
                 orig_id: ::std::option::Option::Some("m_TypeFlags"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("1 for Array nodes in the corpus"),
                 reading: ::std::option::Option::None,
@@ -10000,11 +10861,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ofs_type",
                 ty: "u4 (common_string)",
                 orig_id: ::std::option::Option::Some("m_TypeStrOffset"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -10016,11 +10879,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ofs_name",
                 ty: "u4 (common_string)",
                 orig_id: ::std::option::Option::Some("m_NameStrOffset"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -10032,11 +10897,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "byte_size",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_ByteSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -10048,11 +10915,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "index",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_Index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -10064,11 +10933,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "meta_flag",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_MetaFlag"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "0x4000 on the fields after which the corpus objects are padded to 4 bytes",
@@ -10080,11 +10951,13 @@ impl crate::rt::Codec for TypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ref_type_hash",
                 ty: "u8?",
                 orig_id: ::std::option::Option::Some("m_RefTypeHash"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -10106,7 +10979,7 @@ impl crate::rt::Codec for TypeTreeNode {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (19i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (19i128)),
                         )
                     },
                 ),
@@ -10116,7 +10989,7 @@ impl crate::rt::Codec for TypeTreeNode {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let TypeTreeNode {
             node_version,
@@ -10132,208 +11005,248 @@ impl crate::rt::Codec for TypeTreeNode {
         } = view;
         {
             let _x = node_version;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = level;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = type_flags;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = ofs_type;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         {
             let _x = ofs_name;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         {
             let _x = byte_size;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = index;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = meta_flag;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = ref_type_hash {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(TypeTreeNode, ENDIAN);
-impl crate::rt::Spanned for TypeTreeNodePos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(TypeTreeNode, ENDIAN);
+impl ::meshspec_runtime::Spanned for TypeTreeNodePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, TypeTreeNodePos> {
+/// The places of the fields of a [`TypeTreeNode`]: `rt::Place`'s accessors for [`TypeTreeNodePos`].
+pub trait TypeTreeNodePlace {
     /// The place of `node_version`.
-    pub fn node_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn node_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `level`.
+    fn level(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `type_flags`.
+    fn type_flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ofs_type`.
+    fn ofs_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ofs_name`.
+    fn ofs_name(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `byte_size`.
+    fn byte_size(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `index`.
+    fn index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `meta_flag`.
+    fn meta_flag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ref_type_hash`.
+    fn ref_type_hash(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl TypeTreeNodePlace for ::meshspec_runtime::Place<'_, TypeTreeNodePos> {
+    #[inline]
+    fn node_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("node_version", &self.get().node_version)
     }
-    /// The place of `level`.
-    pub fn level(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn level(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("level", &self.get().level)
     }
-    /// The place of `type_flags`.
-    pub fn type_flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn type_flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("type_flags", &self.get().type_flags)
     }
-    /// The place of `ofs_type`.
-    pub fn ofs_type(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn ofs_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("ofs_type", &self.get().ofs_type)
     }
-    /// The place of `ofs_name`.
-    pub fn ofs_name(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn ofs_name(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("ofs_name", &self.get().ofs_name)
     }
-    /// The place of `byte_size`.
-    pub fn byte_size(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn byte_size(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("byte_size", &self.get().byte_size)
     }
-    /// The place of `index`.
-    pub fn index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("index", &self.get().index)
     }
-    /// The place of `meta_flag`.
-    pub fn meta_flag(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn meta_flag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("meta_flag", &self.get().meta_flag)
     }
-    /// The place of `ref_type_hash`.
-    pub fn ref_type_hash(
+    #[inline]
+    fn ref_type_hash(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("ref_type_hash", &self.get().ref_type_hash)
     }
 }
-impl crate::rt::Walk for TypeTreeNodePos {
+impl ::meshspec_runtime::Walk for TypeTreeNodePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <TypeTreeNode as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <TypeTreeNode as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("node_version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("node_version")),
             |path| {
                 let p = &self.node_version;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("level")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("level")),
             |path| {
                 let p = &self.level;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("type_flags")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("type_flags")),
             |path| {
                 let p = &self.type_flags;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_type")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ofs_type")),
             |path| {
                 let p = &self.ofs_type;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_name")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ofs_name")),
             |path| {
                 let p = &self.ofs_name;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("byte_size")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("byte_size")),
             |path| {
                 let p = &self.byte_size;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("index")),
             |path| {
                 let p = &self.index;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("meta_flag")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("meta_flag")),
             |path| {
                 let p = &self.meta_flag;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ref_type_hash")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("ref_type_hash"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.ref_type_hash {
-                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[8usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <TypeTreeNode as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.node_version), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.level), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.type_flags), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.ofs_type), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.ofs_name), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.byte_size), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.index), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.meta_flag), &_f[7usize]);
+        let _f = <TypeTreeNode as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.node_version), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.level), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.type_flags), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ofs_type), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ofs_name), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.byte_size), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.index), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.meta_flag), &_f[7usize]);
         if let ::std::option::Option::Some(p) = &self.ref_type_hash {
-            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[8usize]);
         }
     }
 }
 /// One node of a type tree in the nested form of formats 9 and 11, with its children.
 ///
 /// Type `old_type_tree_node` of `spec/unity_serialized.ksy`. Sourced (UnityPy's TypeTreeNode.parse and AssetStudio's TypeTree reader; no such file in the corpus)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct OldTypeTreeNode {
@@ -10403,51 +11316,51 @@ pub struct OldTypeTreeNodeRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OldTypeTreeNodePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `type_name` lies.
-    pub type_name: crate::rt::Span,
+    pub type_name: ::meshspec_runtime::Span,
     /// Where `name` lies.
-    pub name: crate::rt::Span,
+    pub name: ::meshspec_runtime::Span,
     /// Where `byte_size` lies.
-    pub byte_size: crate::rt::Span,
+    pub byte_size: ::meshspec_runtime::Span,
     /// Where `index` lies.
-    pub index: crate::rt::Span,
+    pub index: ::meshspec_runtime::Span,
     /// Where `type_flags` lies.
-    pub type_flags: crate::rt::Span,
+    pub type_flags: ::meshspec_runtime::Span,
     /// Where `node_version` lies.
-    pub node_version: crate::rt::Span,
+    pub node_version: ::meshspec_runtime::Span,
     /// Where `meta_flag` lies.
-    pub meta_flag: crate::rt::Span,
+    pub meta_flag: ::meshspec_runtime::Span,
     /// Where `num_children` lies.
-    pub num_children: crate::rt::Span,
+    pub num_children: ::meshspec_runtime::Span,
     /// Where `children` lies.
-    pub children: crate::rt::Each<OldTypeTreeNodePos>,
+    pub children: ::meshspec_runtime::Each<OldTypeTreeNodePos>,
 }
 impl OldTypeTreeNode {
     /// Where `type_name` starts, from the start of the type.
     pub const OFFSET_TYPE_NAME: u64 = 0;
 }
-impl crate::rt::Codec for OldTypeTreeNode {
+impl ::meshspec_runtime::Codec for OldTypeTreeNode {
     type Args = (u32, u8);
     type Ref<'a> = OldTypeTreeNodeRef<'a>;
     type Pos = OldTypeTreeNodePos;
     const MIN_SIZE: u64 = 26u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -10455,145 +11368,152 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 );
             }
         };
-        let (type_name, _p_type_name) = crate::rt::field(
+        let (type_name, _p_type_name) = ::meshspec_runtime::field(
             "type_name",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (name, _p_name) = crate::rt::field(
+        let (name, _p_name) = ::meshspec_runtime::field(
             "name",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (byte_size, _p_byte_size) = crate::rt::field(
+        let (byte_size, _p_byte_size) = ::meshspec_runtime::field(
             "byte_size",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (index, _p_index) = crate::rt::field(
+        let (index, _p_index) = ::meshspec_runtime::field(
             "index",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (type_flags, _p_type_flags) = crate::rt::field(
+        let (type_flags, _p_type_flags) = ::meshspec_runtime::field(
             "type_flags",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (node_version, _p_node_version) = crate::rt::field(
+        let (node_version, _p_node_version) = ::meshspec_runtime::field(
             "node_version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (meta_flag, _p_meta_flag) = crate::rt::field(
+        let (meta_flag, _p_meta_flag) = ::meshspec_runtime::field(
             "meta_flag",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_children, _p_num_children) = crate::rt::field(
+        let (num_children, _p_num_children) = ::meshspec_runtime::field(
             "num_children",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (children, _p_children) = crate::rt::field(
+        let (children, _p_children) = ::meshspec_runtime::field(
             "children",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_children),
+                        ::meshspec_runtime::Int::int(&num_children),
                         "count",
                     )?;
-                    _io.room(_n, <OldTypeTreeNode as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(
+                        _n,
+                        <OldTypeTreeNode as ::meshspec_runtime::Codec>::MIN_SIZE,
+                    )?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
                                 let (_v, _p) = _io
                                     .nested(
                                         _at,
-                                        |_io| <OldTypeTreeNode as crate::rt::Codec>::read_in::<
+                                        |_io| <OldTypeTreeNode as ::meshspec_runtime::Codec>::read_in::<
                                             L,
                                         >(_io, _args),
                                     )?;
@@ -10607,8 +11527,8 @@ impl crate::rt::Codec for OldTypeTreeNode {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -10629,7 +11549,7 @@ impl crate::rt::Codec for OldTypeTreeNode {
             },
             if L {
                 Some(OldTypeTreeNodePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     type_name: _p_type_name,
                     name: _p_name,
                     byte_size: _p_byte_size,
@@ -10650,21 +11570,21 @@ impl crate::rt::Codec for OldTypeTreeNode {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -10683,7 +11603,7 @@ impl crate::rt::Codec for OldTypeTreeNode {
             num_children: _,
             children,
         } = self;
-        let _p_type_name = crate::rt::field(
+        let _p_type_name = ::meshspec_runtime::field(
             "type_name",
             || {
                 let _at = _io.pos();
@@ -10692,13 +11612,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_name = crate::rt::field(
+        let _p_name = ::meshspec_runtime::field(
             "name",
             || {
                 let _at = _io.pos();
@@ -10707,13 +11627,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_byte_size = crate::rt::field(
+        let _p_byte_size = ::meshspec_runtime::field(
             "byte_size",
             || {
                 let _at = _io.pos();
@@ -10722,13 +11642,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_index = crate::rt::field(
+        let _p_index = ::meshspec_runtime::field(
             "index",
             || {
                 let _at = _io.pos();
@@ -10737,13 +11657,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_type_flags = crate::rt::field(
+        let _p_type_flags = ::meshspec_runtime::field(
             "type_flags",
             || {
                 let _at = _io.pos();
@@ -10752,13 +11672,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_node_version = crate::rt::field(
+        let _p_node_version = ::meshspec_runtime::field(
             "node_version",
             || {
                 let _at = _io.pos();
@@ -10767,13 +11687,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_meta_flag = crate::rt::field(
+        let _p_meta_flag = ::meshspec_runtime::field(
             "meta_flag",
             || {
                 let _at = _io.pos();
@@ -10782,27 +11702,27 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_children, _p_num_children): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_children, _p_num_children): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_children",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     children.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
                 _io.prim(_endian, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_children = crate::rt::field(
+        let _p_children = ::meshspec_runtime::field(
             "children",
             || {
                 let _at = _io.pos();
@@ -10811,25 +11731,31 @@ impl crate::rt::Codec for OldTypeTreeNode {
                         if L { children.len() } else { 0 },
                     );
                     for (_i, _v) in children.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = (
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u32,
                                     >(
                                         _at,
-                                        crate::rt::Int::int(&format_version),
+                                        ::meshspec_runtime::Int::int(&format_version),
                                         "format_version",
                                     )?,
-                                    crate::rt::codec::arg::<
+                                    ::meshspec_runtime::codec::arg::<
                                         u8,
-                                    >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
+                                    >(
+                                        _at,
+                                        ::meshspec_runtime::Int::int(&big_endian),
+                                        "big_endian",
+                                    )?,
                                 );
                                 let _p = _io
                                     .nested(
                                         _at,
-                                        |_io| crate::rt::Codec::write_out::<L>(_v, _io, _args),
+                                        |_io| ::meshspec_runtime::Codec::write_out::<
+                                            L,
+                                        >(_v, _io, _args),
                                     )?;
                                 _p.unwrap_or_default()
                             })
@@ -10839,8 +11765,8 @@ impl crate::rt::Codec for OldTypeTreeNode {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -10849,7 +11775,7 @@ impl crate::rt::Codec for OldTypeTreeNode {
         Ok(
             if L {
                 Some(OldTypeTreeNodePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     type_name: _p_type_name,
                     name: _p_name,
                     byte_size: _p_byte_size,
@@ -10883,21 +11809,25 @@ impl crate::rt::Codec for OldTypeTreeNode {
             + {
                 let _l = children;
                 _l.iter()
-                    .map(|_x| <OldTypeTreeNode as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <OldTypeTreeNode as ::meshspec_runtime::Codec>::size_hint(
+                        _x,
+                    ))
                     .sum::<usize>()
             }
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "old_type_tree_node",
         doc: "One node of a type tree in the nested form of formats 9 and 11, with its children.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
         params: &["format_version", "big_endian"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "type_name",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("m_Type"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -10909,11 +11839,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "name",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("m_Name"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -10925,11 +11857,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "byte_size",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_ByteSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -10941,11 +11875,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "index",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_Index"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -10957,11 +11893,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "type_flags",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_TypeFlags (m_IsArray)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -10973,11 +11911,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "node_version",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_Version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -10989,11 +11929,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "meta_flag",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("m_MetaFlag"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -11005,11 +11947,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_children",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("childrenCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -11021,11 +11965,13 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "children",
                 ty: "old_type_tree_node[]",
                 orig_id: ::std::option::Option::Some("m_Children"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -11033,8 +11979,8 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 reading: ::std::option::Option::None,
                 doc: "The child nodes.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <OldTypeTreeNode as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -11050,8 +11996,8 @@ impl crate::rt::Codec for OldTypeTreeNode {
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
-                                crate ::rt::Int::int(& format_version), crate
-                                ::rt::Int::int(& big_endian)
+                                ::meshspec_runtime::Int::int(& format_version),
+                                ::meshspec_runtime::Int::int(& big_endian)
                             ],
                         )
                     },
@@ -11061,7 +12007,7 @@ impl crate::rt::Codec for OldTypeTreeNode {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let OldTypeTreeNodeRef {
             type_name,
@@ -11077,35 +12023,35 @@ impl crate::rt::Codec for OldTypeTreeNode {
         } = view;
         {
             let _x = type_name;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = name;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = byte_size;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = index;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = type_flags;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = node_version;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = meta_flag;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = num_children;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             {
@@ -11114,14 +12060,14 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <OldTypeTreeNode as crate::rt::Codec>::visit(_e, _vis);
+                    <OldTypeTreeNode as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(OldTypeTreeNode, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(OldTypeTreeNode, ENDIAN);
 impl OldTypeTreeNodeRef<'_> {
     /// The owned [`OldTypeTreeNode`] (copies every view).
     pub fn own(&self) -> OldTypeTreeNode {
@@ -11138,151 +12084,176 @@ impl OldTypeTreeNodeRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for OldTypeTreeNodePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for OldTypeTreeNodePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, OldTypeTreeNodePos> {
+/// The places of the fields of a [`OldTypeTreeNode`]: `rt::Place`'s accessors for [`OldTypeTreeNodePos`].
+pub trait OldTypeTreeNodePlace {
     /// The place of `type_name`.
-    pub fn type_name(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn type_name(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `name`.
+    fn name(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `byte_size`.
+    fn byte_size(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `index`.
+    fn index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `type_flags`.
+    fn type_flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `node_version`.
+    fn node_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `meta_flag`.
+    fn meta_flag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_children`.
+    fn num_children(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `children`.
+    fn children(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<OldTypeTreeNodePos>>;
+}
+impl OldTypeTreeNodePlace for ::meshspec_runtime::Place<'_, OldTypeTreeNodePos> {
+    #[inline]
+    fn type_name(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("type_name", &self.get().type_name)
     }
-    /// The place of `name`.
-    pub fn name(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn name(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("name", &self.get().name)
     }
-    /// The place of `byte_size`.
-    pub fn byte_size(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn byte_size(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("byte_size", &self.get().byte_size)
     }
-    /// The place of `index`.
-    pub fn index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn index(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("index", &self.get().index)
     }
-    /// The place of `type_flags`.
-    pub fn type_flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn type_flags(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("type_flags", &self.get().type_flags)
     }
-    /// The place of `node_version`.
-    pub fn node_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn node_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("node_version", &self.get().node_version)
     }
-    /// The place of `meta_flag`.
-    pub fn meta_flag(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn meta_flag(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("meta_flag", &self.get().meta_flag)
     }
-    /// The place of `num_children`.
-    pub fn num_children(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_children(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_children", &self.get().num_children)
     }
-    /// The place of `children`.
-    pub fn children(&self) -> crate::rt::Place<'_, crate::rt::Each<OldTypeTreeNodePos>> {
+    #[inline]
+    fn children(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<OldTypeTreeNodePos>> {
         self.field("children", &self.get().children)
     }
 }
-impl crate::rt::Walk for OldTypeTreeNodePos {
+impl ::meshspec_runtime::Walk for OldTypeTreeNodePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <OldTypeTreeNode as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <OldTypeTreeNode as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("type_name")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("type_name")),
             |path| {
                 let p = &self.type_name;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("name")),
             |path| {
                 let p = &self.name;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("byte_size")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("byte_size")),
             |path| {
                 let p = &self.byte_size;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("index")),
             |path| {
                 let p = &self.index;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("type_flags")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("type_flags")),
             |path| {
                 let p = &self.type_flags;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("node_version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("node_version")),
             |path| {
                 let p = &self.node_version;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("meta_flag")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("meta_flag")),
             |path| {
                 let p = &self.meta_flag;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_children")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_children")),
             |path| {
                 let p = &self.num_children;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("children")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("children")),
             |path| {
                 let p = &self.children;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[8usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
@@ -11291,31 +12262,41 @@ impl crate::rt::Walk for OldTypeTreeNodePos {
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <OldTypeTreeNode as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.type_name), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.name), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.byte_size), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.index), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.type_flags), &_f[4usize]);
-        visit(crate::rt::Spanned::span(&self.node_version), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.meta_flag), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.num_children), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.children), &_f[8usize]);
+        let _f = <OldTypeTreeNode as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.type_name), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.name), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.byte_size), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.index), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.type_flags), &_f[4usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.node_version), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.meta_flag), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.num_children), &_f[7usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.children), &_f[8usize]);
     }
 }
 /// One entry of the object table (ObjectInfo).
 ///
 /// Type `object_info` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct ObjectInfo {
     /// Padding to a multiple of 4 bytes before the entry, from format 14; kept verbatim.
     ///
     /// Documented as “(AlignStream(4))”, Observed (zeros in the corpus. Counted from the metadata's start, which is at 20 or 48 in the file, so the same as from the file's start, as Unity counts).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub pad: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The object's id in the file, 32-bit (before format 14 without big ids).
     ///
@@ -11388,55 +12369,55 @@ pub struct ObjectInfoRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ObjectInfoPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `pad` lies.
-    pub pad: ::std::option::Option<crate::rt::Span>,
+    pub pad: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `path_id_s4` lies.
-    pub path_id_s4: ::std::option::Option<crate::rt::Span>,
+    pub path_id_s4: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `path_id` lies.
-    pub path_id: ::std::option::Option<crate::rt::Span>,
+    pub path_id: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `byte_start_u4` lies.
-    pub byte_start_u4: ::std::option::Option<crate::rt::Span>,
+    pub byte_start_u4: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `byte_start_u8` lies.
-    pub byte_start_u8: ::std::option::Option<crate::rt::Span>,
+    pub byte_start_u8: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `byte_size` lies.
-    pub byte_size: crate::rt::Span,
+    pub byte_size: ::meshspec_runtime::Span,
     /// Where `type_id` lies.
-    pub type_id: crate::rt::Span,
+    pub type_id: ::meshspec_runtime::Span,
     /// Where `class_id` lies.
-    pub class_id: ::std::option::Option<crate::rt::Span>,
+    pub class_id: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `is_destroyed` lies.
-    pub is_destroyed: ::std::option::Option<crate::rt::Span>,
+    pub is_destroyed: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `script_type_index` lies.
-    pub script_type_index: ::std::option::Option<crate::rt::Span>,
+    pub script_type_index: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `stripped` lies.
-    pub stripped: ::std::option::Option<crate::rt::Span>,
+    pub stripped: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl ObjectInfo {
     /// Where `pad` starts, from the start of the type.
     pub const OFFSET_PAD: u64 = 0;
 }
-impl crate::rt::Codec for ObjectInfo {
+impl ::meshspec_runtime::Codec for ObjectInfo {
     type Args = (u32, u8, i32);
     type Ref<'a> = ObjectInfoRef<'a>;
     type Pos = ObjectInfoPos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian, big_id) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -11444,22 +12425,25 @@ impl crate::rt::Codec for ObjectInfo {
                 );
             }
         };
-        let (pad, _p_pad) = crate::rt::field(
+        let (pad, _p_pad) = ::meshspec_runtime::field(
             "pad",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (14i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (14i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            crate::rt::codec::rem(
+                                            ::meshspec_runtime::codec::rem(
                                                 ((4i128))
                                                     .wrapping_sub(
-                                                        crate::rt::codec::rem((_io.io_pos() as i128), (4i128)),
+                                                        ::meshspec_runtime::codec::rem(
+                                                            (_io.io_pos() as i128),
+                                                            (4i128),
+                                                        ),
                                                     ),
                                                 (4i128),
                                             ),
@@ -11467,7 +12451,7 @@ impl crate::rt::Codec for ObjectInfo {
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11478,18 +12462,18 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (path_id_s4, _p_path_id_s4) = crate::rt::field(
+        let (path_id_s4, _p_path_id_s4) = ::meshspec_runtime::field(
             "path_id_s4",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&format_version) < (14i128))
-                        && (crate::rt::Int::int(&big_id) == (0i128)))
+                    if ((::meshspec_runtime::Int::int(&format_version) < (14i128))
+                        && (::meshspec_runtime::Int::int(&big_id) == (0i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i32>(_endian, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11500,18 +12484,18 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (path_id, _p_path_id) = crate::rt::field(
+        let (path_id, _p_path_id) = ::meshspec_runtime::field(
             "path_id",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&format_version) >= (14i128))
-                        || (crate::rt::Int::int(&big_id) != (0i128)))
+                    if ((::meshspec_runtime::Int::int(&format_version) >= (14i128))
+                        || (::meshspec_runtime::Int::int(&big_id) != (0i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i64>(_endian, "s8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11522,16 +12506,16 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (byte_start_u4, _p_byte_start_u4) = crate::rt::field(
+        let (byte_start_u4, _p_byte_start_u4) = ::meshspec_runtime::field(
             "byte_start_u4",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) < (22i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) < (22i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u32>(_endian, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11542,16 +12526,16 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (byte_start_u8, _p_byte_start_u8) = crate::rt::field(
+        let (byte_start_u8, _p_byte_start_u8) = ::meshspec_runtime::field(
             "byte_start_u8",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (22i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (22i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u64>(_endian, "u8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11562,42 +12546,42 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (byte_size, _p_byte_size) = crate::rt::field(
+        let (byte_size, _p_byte_size) = ::meshspec_runtime::field(
             "byte_size",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<u32>(_endian, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (type_id, _p_type_id) = crate::rt::field(
+        let (type_id, _p_type_id) = ::meshspec_runtime::field(
             "type_id",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (class_id, _p_class_id) = crate::rt::field(
+        let (class_id, _p_class_id) = ::meshspec_runtime::field(
             "class_id",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) < (16i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) < (16i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u16>(_endian, "u2")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11608,16 +12592,16 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (is_destroyed, _p_is_destroyed) = crate::rt::field(
+        let (is_destroyed, _p_is_destroyed) = ::meshspec_runtime::field(
             "is_destroyed",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) < (11i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) < (11i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u16>(_endian, "u2")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11628,18 +12612,18 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (script_type_index, _p_script_type_index) = crate::rt::field(
+        let (script_type_index, _p_script_type_index) = ::meshspec_runtime::field(
             "script_type_index",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&format_version) >= (11i128))
-                        && (crate::rt::Int::int(&format_version) < (17i128)))
+                    if ((::meshspec_runtime::Int::int(&format_version) >= (11i128))
+                        && (::meshspec_runtime::Int::int(&format_version) < (17i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i16>(_endian, "s2")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11650,18 +12634,18 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let (stripped, _p_stripped) = crate::rt::field(
+        let (stripped, _p_stripped) = ::meshspec_runtime::field(
             "stripped",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&format_version) == (15i128))
-                        || (crate::rt::Int::int(&format_version) == (16i128)))
+                    if ((::meshspec_runtime::Int::int(&format_version) == (15i128))
+                        || (::meshspec_runtime::Int::int(&format_version) == (16i128)))
                     {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<u8>(_endian, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -11688,7 +12672,7 @@ impl crate::rt::Codec for ObjectInfo {
             },
             if L {
                 Some(ObjectInfoPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     pad: _p_pad,
                     path_id_s4: _p_path_id_s4,
                     path_id: _p_path_id,
@@ -11711,21 +12695,21 @@ impl crate::rt::Codec for ObjectInfo {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian, big_id) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -11746,24 +12730,27 @@ impl crate::rt::Codec for ObjectInfo {
             script_type_index,
             stripped,
         } = self;
-        let _p_pad = crate::rt::field(
+        let _p_pad = ::meshspec_runtime::field(
             "pad",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (14i128)),
                         pad.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    let _n = crate::rt::input::count(
+                                    let _n = ::meshspec_runtime::input::count(
                                         _at,
-                                        crate::rt::codec::rem(
+                                        ::meshspec_runtime::codec::rem(
                                             ((4i128))
                                                 .wrapping_sub(
-                                                    crate::rt::codec::rem((_io.io_pos() as i128), (4i128)),
+                                                    ::meshspec_runtime::codec::rem(
+                                                        (_io.io_pos() as i128),
+                                                        (4i128),
+                                                    ),
                                                 ),
                                             (4i128),
                                         ),
@@ -11774,14 +12761,14 @@ impl crate::rt::Codec for ObjectInfo {
                                     } else {
                                         _io.zeros(_n);
                                     }
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14",
                                     true,
@@ -11790,7 +12777,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14",
                                     false,
@@ -11801,28 +12788,28 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_path_id_s4 = crate::rt::field(
+        let _p_path_id_s4 = ::meshspec_runtime::field(
             "path_id_s4",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&format_version) < (14i128))
-                            && (crate::rt::Int::int(&big_id) == (0i128))),
+                        ((::meshspec_runtime::Int::int(&format_version) < (14i128))
+                            && (::meshspec_runtime::Int::int(&big_id) == (0i128))),
                         path_id_s4.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 14 and big_id == 0",
                                     true,
@@ -11831,7 +12818,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 14 and big_id == 0",
                                     false,
@@ -11842,28 +12829,28 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_path_id = crate::rt::field(
+        let _p_path_id = ::meshspec_runtime::field(
             "path_id",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&format_version) >= (14i128))
-                            || (crate::rt::Int::int(&big_id) != (0i128))),
+                        ((::meshspec_runtime::Int::int(&format_version) >= (14i128))
+                            || (::meshspec_runtime::Int::int(&big_id) != (0i128))),
                         path_id.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14 or big_id != 0",
                                     true,
@@ -11872,7 +12859,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14 or big_id != 0",
                                     false,
@@ -11883,27 +12870,27 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_byte_start_u4 = crate::rt::field(
+        let _p_byte_start_u4 = ::meshspec_runtime::field(
             "byte_start_u4",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) < (22i128)),
+                        (::meshspec_runtime::Int::int(&format_version) < (22i128)),
                         byte_start_u4.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 22",
                                     true,
@@ -11912,7 +12899,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 22",
                                     false,
@@ -11923,27 +12910,27 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_byte_start_u8 = crate::rt::field(
+        let _p_byte_start_u8 = ::meshspec_runtime::field(
             "byte_start_u8",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (22i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (22i128)),
                         byte_start_u8.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 22",
                                     true,
@@ -11952,7 +12939,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 22",
                                     false,
@@ -11963,7 +12950,7 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_byte_size = crate::rt::field(
+        let _p_byte_size = ::meshspec_runtime::field(
             "byte_size",
             || {
                 let _at = _io.pos();
@@ -11972,13 +12959,13 @@ impl crate::rt::Codec for ObjectInfo {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_type_id = crate::rt::field(
+        let _p_type_id = ::meshspec_runtime::field(
             "type_id",
             || {
                 let _at = _io.pos();
@@ -11987,33 +12974,33 @@ impl crate::rt::Codec for ObjectInfo {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_class_id = crate::rt::field(
+        let _p_class_id = ::meshspec_runtime::field(
             "class_id",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) < (16i128)),
+                        (::meshspec_runtime::Int::int(&format_version) < (16i128)),
                         class_id.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 16",
                                     true,
@@ -12022,7 +13009,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 16",
                                     false,
@@ -12033,27 +13020,27 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_is_destroyed = crate::rt::field(
+        let _p_is_destroyed = ::meshspec_runtime::field(
             "is_destroyed",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) < (11i128)),
+                        (::meshspec_runtime::Int::int(&format_version) < (11i128)),
                         is_destroyed.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 11",
                                     true,
@@ -12062,7 +13049,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 11",
                                     false,
@@ -12073,28 +13060,29 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_script_type_index = crate::rt::field(
+        let _p_script_type_index = ::meshspec_runtime::field(
             "script_type_index",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&format_version) >= (11i128))
-                            && (crate::rt::Int::int(&format_version) < (17i128))),
+                        ((::meshspec_runtime::Int::int(&format_version) >= (11i128))
+                            && (::meshspec_runtime::Int::int(&format_version)
+                                < (17i128))),
                         script_type_index.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 11 and format_version < 17",
                                     true,
@@ -12103,7 +13091,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 11 and format_version < 17",
                                     false,
@@ -12114,28 +13102,29 @@ impl crate::rt::Codec for ObjectInfo {
                 )
             },
         )?;
-        let _p_stripped = crate::rt::field(
+        let _p_stripped = ::meshspec_runtime::field(
             "stripped",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&format_version) == (15i128))
-                            || (crate::rt::Int::int(&format_version) == (16i128))),
+                        ((::meshspec_runtime::Int::int(&format_version) == (15i128))
+                            || (::meshspec_runtime::Int::int(&format_version)
+                                == (16i128))),
                         stripped.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version == 15 or format_version == 16",
                                     true,
@@ -12144,7 +13133,7 @@ impl crate::rt::Codec for ObjectInfo {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version == 15 or format_version == 16",
                                     false,
@@ -12158,7 +13147,7 @@ impl crate::rt::Codec for ObjectInfo {
         Ok(
             if L {
                 Some(ObjectInfoPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     pad: _p_pad,
                     path_id_s4: _p_path_id_s4,
                     path_id: _p_path_id,
@@ -12201,17 +13190,21 @@ impl crate::rt::Codec for ObjectInfo {
             + script_type_index.as_ref().map_or(0, |_x| 2usize)
             + stripped.as_ref().map_or(0, |_x| 1usize)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "object_info",
         doc: "One entry of the object table (ObjectInfo).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian", "big_id"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(AlignStream(4))"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "zeros in the corpus. Counted from the metadata's start, which is at 20 or 48 in the file, so the same as from the file's start, as Unity counts",
@@ -12238,7 +13231,7 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (14i128)),
                         )
                     },
                 ),
@@ -12246,11 +13239,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "path_id_s4",
                 ty: "s4?",
                 orig_id: ::std::option::Option::Some("m_PathID"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy's ObjectReader; no such file in the corpus",
@@ -12277,8 +13272,8 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            ((crate::rt::Int::int(&format_version) < (14i128))
-                                && (crate::rt::Int::int(&big_id) == (0i128))),
+                            ((::meshspec_runtime::Int::int(&format_version) < (14i128))
+                                && (::meshspec_runtime::Int::int(&big_id) == (0i128))),
                         )
                     },
                 ),
@@ -12286,11 +13281,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "path_id",
                 ty: "s8?",
                 orig_id: ::std::option::Option::Some("m_PathID"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the ids Unity's dumps print for every corpus object",
@@ -12317,8 +13314,8 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            ((crate::rt::Int::int(&format_version) >= (14i128))
-                                || (crate::rt::Int::int(&big_id) != (0i128))),
+                            ((::meshspec_runtime::Int::int(&format_version) >= (14i128))
+                                || (::meshspec_runtime::Int::int(&big_id) != (0i128))),
                         )
                     },
                 ),
@@ -12326,11 +13323,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "byte_start_u4",
                 ty: "u4?",
                 orig_id: ::std::option::Option::Some("byteStart"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("the 2019.4 bundle (format 21)"),
                 reading: ::std::option::Option::None,
@@ -12355,7 +13354,7 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) < (22i128)),
+                            (::meshspec_runtime::Int::int(&format_version) < (22i128)),
                         )
                     },
                 ),
@@ -12363,11 +13362,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "byte_start_u8",
                 ty: "u8?",
                 orig_id: ::std::option::Option::Some("byteStart"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -12394,7 +13395,7 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (22i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (22i128)),
                         )
                     },
                 ),
@@ -12402,11 +13403,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "byte_size",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("byteSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "equal to the size of every .mesh file UnityPy extracted",
@@ -12418,11 +13421,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "type_id",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("typeID"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -12434,11 +13439,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "class_id",
                 ty: "u2?",
                 orig_id: ::std::option::Option::Some("classID"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy's ObjectReader; no such file in the corpus",
@@ -12465,7 +13472,7 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) < (16i128)),
+                            (::meshspec_runtime::Int::int(&format_version) < (16i128)),
                         )
                     },
                 ),
@@ -12473,11 +13480,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "is_destroyed",
                 ty: "u2?",
                 orig_id: ::std::option::Option::Some("isDestroyed"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -12504,7 +13513,7 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) < (11i128)),
+                            (::meshspec_runtime::Int::int(&format_version) < (11i128)),
                         )
                     },
                 ),
@@ -12512,11 +13521,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "script_type_index",
                 ty: "s2?",
                 orig_id: ::std::option::Option::Some("scriptTypeIndex"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -12543,8 +13554,9 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            ((crate::rt::Int::int(&format_version) >= (11i128))
-                                && (crate::rt::Int::int(&format_version) < (17i128))),
+                            ((::meshspec_runtime::Int::int(&format_version) >= (11i128))
+                                && (::meshspec_runtime::Int::int(&format_version)
+                                    < (17i128))),
                         )
                     },
                 ),
@@ -12552,11 +13564,13 @@ impl crate::rt::Codec for ObjectInfo {
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "stripped",
                 ty: "u1?",
                 orig_id: ::std::option::Option::Some("stripped"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -12583,8 +13597,9 @@ impl crate::rt::Codec for ObjectInfo {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            ((crate::rt::Int::int(&format_version) == (15i128))
-                                || (crate::rt::Int::int(&format_version) == (16i128))),
+                            ((::meshspec_runtime::Int::int(&format_version) == (15i128))
+                                || (::meshspec_runtime::Int::int(&format_version)
+                                    == (16i128))),
                         )
                     },
                 ),
@@ -12594,7 +13609,7 @@ impl crate::rt::Codec for ObjectInfo {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let ObjectInfoRef {
             pad,
@@ -12613,77 +13628,77 @@ impl crate::rt::Codec for ObjectInfo {
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = pad {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = path_id_s4 {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = path_id {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = byte_start_u4 {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = byte_start_u8 {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         {
             let _x = byte_size;
-            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[5usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = type_id;
-            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[6usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             if let ::std::option::Option::Some(_x) = class_id {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = is_destroyed {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = script_type_index {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[10usize]) {
             if let ::std::option::Option::Some(_x) = stripped {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(ObjectInfo, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(ObjectInfo, ENDIAN);
 impl ObjectInfoRef<'_> {
     /// The owned [`ObjectInfo`] (copies every view).
     pub fn own(&self) -> ObjectInfo {
@@ -12717,234 +13732,340 @@ impl ObjectInfoRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for ObjectInfoPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for ObjectInfoPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, ObjectInfoPos> {
+/// The places of the fields of a [`ObjectInfo`]: `rt::Place`'s accessors for [`ObjectInfoPos`].
+pub trait ObjectInfoPlace {
     /// The place of `pad`.
-    pub fn pad(&self) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    fn pad(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `path_id_s4`.
+    fn path_id_s4(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `path_id`.
+    fn path_id(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `byte_start_u4`.
+    fn byte_start_u4(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `byte_start_u8`.
+    fn byte_start_u8(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `byte_size`.
+    fn byte_size(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `type_id`.
+    fn type_id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `class_id`.
+    fn class_id(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `is_destroyed`.
+    fn is_destroyed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `script_type_index`.
+    fn script_type_index(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `stripped`.
+    fn stripped(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl ObjectInfoPlace for ::meshspec_runtime::Place<'_, ObjectInfoPos> {
+    #[inline]
+    fn pad(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("pad", &self.get().pad)
     }
-    /// The place of `path_id_s4`.
-    pub fn path_id_s4(
+    #[inline]
+    fn path_id_s4(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("path_id_s4", &self.get().path_id_s4)
     }
-    /// The place of `path_id`.
-    pub fn path_id(
+    #[inline]
+    fn path_id(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("path_id", &self.get().path_id)
     }
-    /// The place of `byte_start_u4`.
-    pub fn byte_start_u4(
+    #[inline]
+    fn byte_start_u4(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("byte_start_u4", &self.get().byte_start_u4)
     }
-    /// The place of `byte_start_u8`.
-    pub fn byte_start_u8(
+    #[inline]
+    fn byte_start_u8(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("byte_start_u8", &self.get().byte_start_u8)
     }
-    /// The place of `byte_size`.
-    pub fn byte_size(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn byte_size(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("byte_size", &self.get().byte_size)
     }
-    /// The place of `type_id`.
-    pub fn type_id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn type_id(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("type_id", &self.get().type_id)
     }
-    /// The place of `class_id`.
-    pub fn class_id(
+    #[inline]
+    fn class_id(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("class_id", &self.get().class_id)
     }
-    /// The place of `is_destroyed`.
-    pub fn is_destroyed(
+    #[inline]
+    fn is_destroyed(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("is_destroyed", &self.get().is_destroyed)
     }
-    /// The place of `script_type_index`.
-    pub fn script_type_index(
+    #[inline]
+    fn script_type_index(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("script_type_index", &self.get().script_type_index)
     }
-    /// The place of `stripped`.
-    pub fn stripped(
+    #[inline]
+    fn stripped(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("stripped", &self.get().stripped)
     }
 }
-impl crate::rt::Walk for ObjectInfoPos {
+impl ::meshspec_runtime::Walk for ObjectInfoPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <ObjectInfo as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <ObjectInfo as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad {
-                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[0usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path_id_s4")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("path_id_s4")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.path_id_s4 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path_id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("path_id")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.path_id {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("byte_start_u4")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("byte_start_u4"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.byte_start_u4 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[3usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("byte_start_u8")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("byte_start_u8"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.byte_start_u8 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[4usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("byte_size")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("byte_size")),
             |path| {
                 let p = &self.byte_size;
-                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[5usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("type_id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("type_id")),
             |path| {
                 let p = &self.type_id;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[6usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class_id")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("class_id")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.class_id {
-                    visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[7usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("is_destroyed")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("is_destroyed")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.is_destroyed {
-                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[8usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("script_type_index")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("script_type_index"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.script_type_index {
-                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[9usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stripped")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("stripped")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.stripped {
-                    visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[10usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <ObjectInfo as crate::rt::Codec>::INFO.fields;
+        let _f = <ObjectInfo as ::meshspec_runtime::Codec>::INFO.fields;
         if let ::std::option::Option::Some(p) = &self.pad {
-            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[0usize]);
         }
         if let ::std::option::Option::Some(p) = &self.path_id_s4 {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.path_id {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
         if let ::std::option::Option::Some(p) = &self.byte_start_u4 {
-            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[3usize]);
         }
         if let ::std::option::Option::Some(p) = &self.byte_start_u8 {
-            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[4usize]);
         }
-        visit(crate::rt::Spanned::span(&self.byte_size), &_f[5usize]);
-        visit(crate::rt::Spanned::span(&self.type_id), &_f[6usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.byte_size), &_f[5usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.type_id), &_f[6usize]);
         if let ::std::option::Option::Some(p) = &self.class_id {
-            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[7usize]);
         }
         if let ::std::option::Option::Some(p) = &self.is_destroyed {
-            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[8usize]);
         }
         if let ::std::option::Option::Some(p) = &self.script_type_index {
-            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[9usize]);
         }
         if let ::std::option::Option::Some(p) = &self.stripped {
-            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[10usize]);
         }
     }
 }
 /// A reference to a MonoScript (LocalSerializedObjectIdentifier).
 ///
 /// Type `script_type` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct ScriptType {
@@ -12955,7 +14076,7 @@ pub struct ScriptType {
     /// Padding to a multiple of 4 bytes, kept verbatim.
     ///
     /// Documented as “(AlignStream(4))”, Sourced (UnityPy; the corpus entries need none).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     pub pad: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The script's path id (before format 14).
     ///
@@ -12982,15 +14103,15 @@ pub struct ScriptTypeRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScriptTypePos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `local_serialized_file_index` lies.
-    pub local_serialized_file_index: crate::rt::Span,
+    pub local_serialized_file_index: ::meshspec_runtime::Span,
     /// Where `pad` lies.
-    pub pad: ::std::option::Option<crate::rt::Span>,
+    pub pad: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `local_identifier_in_file_s4` lies.
-    pub local_identifier_in_file_s4: ::std::option::Option<crate::rt::Span>,
+    pub local_identifier_in_file_s4: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `local_identifier_in_file` lies.
-    pub local_identifier_in_file: ::std::option::Option<crate::rt::Span>,
+    pub local_identifier_in_file: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl ScriptType {
     /// Where `local_serialized_file_index` starts, from the start of the type.
@@ -12998,27 +14119,27 @@ impl ScriptType {
     /// Where `pad` starts, from the start of the type.
     pub const OFFSET_PAD: u64 = 4;
 }
-impl crate::rt::Codec for ScriptType {
+impl ::meshspec_runtime::Codec for ScriptType {
     type Args = (u32, u8);
     type Ref<'a> = ScriptTypeRef<'a>;
     type Pos = ScriptTypePos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -13026,35 +14147,38 @@ impl crate::rt::Codec for ScriptType {
                 );
             }
         };
-        let (local_serialized_file_index, _p_local_serialized_file_index) = crate::rt::field(
+        let (local_serialized_file_index, _p_local_serialized_file_index) = ::meshspec_runtime::field(
             "local_serialized_file_index",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (pad, _p_pad) = crate::rt::field(
+        let (pad, _p_pad) = ::meshspec_runtime::field(
             "pad",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (14i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (14i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(
+                                        ::meshspec_runtime::input::count(
                                             _at,
-                                            crate::rt::codec::rem(
+                                            ::meshspec_runtime::codec::rem(
                                                 ((4i128))
                                                     .wrapping_sub(
-                                                        crate::rt::codec::rem((_io.io_pos() as i128), (4i128)),
+                                                        ::meshspec_runtime::codec::rem(
+                                                            (_io.io_pos() as i128),
+                                                            (4i128),
+                                                        ),
                                                     ),
                                                 (4i128),
                                             ),
@@ -13062,7 +14186,7 @@ impl crate::rt::Codec for ScriptType {
                                         )?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -13073,16 +14197,16 @@ impl crate::rt::Codec for ScriptType {
                 )
             },
         )?;
-        let (local_identifier_in_file_s4, _p_local_identifier_in_file_s4) = crate::rt::field(
+        let (local_identifier_in_file_s4, _p_local_identifier_in_file_s4) = ::meshspec_runtime::field(
             "local_identifier_in_file_s4",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) < (14i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) < (14i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i32>(_endian, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -13093,16 +14217,16 @@ impl crate::rt::Codec for ScriptType {
                 )
             },
         )?;
-        let (local_identifier_in_file, _p_local_identifier_in_file) = crate::rt::field(
+        let (local_identifier_in_file, _p_local_identifier_in_file) = ::meshspec_runtime::field(
             "local_identifier_in_file",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (14i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (14i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.prim::<i64>(_endian, "s8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -13122,7 +14246,7 @@ impl crate::rt::Codec for ScriptType {
             },
             if L {
                 Some(ScriptTypePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     local_serialized_file_index: _p_local_serialized_file_index,
                     pad: _p_pad,
                     local_identifier_in_file_s4: _p_local_identifier_in_file_s4,
@@ -13138,21 +14262,21 @@ impl crate::rt::Codec for ScriptType {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -13166,7 +14290,7 @@ impl crate::rt::Codec for ScriptType {
             local_identifier_in_file_s4,
             local_identifier_in_file,
         } = self;
-        let _p_local_serialized_file_index = crate::rt::field(
+        let _p_local_serialized_file_index = ::meshspec_runtime::field(
             "local_serialized_file_index",
             || {
                 let _at = _io.pos();
@@ -13175,30 +14299,33 @@ impl crate::rt::Codec for ScriptType {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_pad = crate::rt::field(
+        let _p_pad = ::meshspec_runtime::field(
             "pad",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (14i128)),
                         pad.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    let _n = crate::rt::input::count(
+                                    let _n = ::meshspec_runtime::input::count(
                                         _at,
-                                        crate::rt::codec::rem(
+                                        ::meshspec_runtime::codec::rem(
                                             ((4i128))
                                                 .wrapping_sub(
-                                                    crate::rt::codec::rem((_io.io_pos() as i128), (4i128)),
+                                                    ::meshspec_runtime::codec::rem(
+                                                        (_io.io_pos() as i128),
+                                                        (4i128),
+                                                    ),
                                                 ),
                                             (4i128),
                                         ),
@@ -13209,14 +14336,14 @@ impl crate::rt::Codec for ScriptType {
                                     } else {
                                         _io.zeros(_n);
                                     }
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14",
                                     true,
@@ -13225,7 +14352,7 @@ impl crate::rt::Codec for ScriptType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14",
                                     false,
@@ -13236,27 +14363,27 @@ impl crate::rt::Codec for ScriptType {
                 )
             },
         )?;
-        let _p_local_identifier_in_file_s4 = crate::rt::field(
+        let _p_local_identifier_in_file_s4 = ::meshspec_runtime::field(
             "local_identifier_in_file_s4",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) < (14i128)),
+                        (::meshspec_runtime::Int::int(&format_version) < (14i128)),
                         local_identifier_in_file_s4.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 14",
                                     true,
@@ -13265,7 +14392,7 @@ impl crate::rt::Codec for ScriptType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version < 14",
                                     false,
@@ -13276,27 +14403,27 @@ impl crate::rt::Codec for ScriptType {
                 )
             },
         )?;
-        let _p_local_identifier_in_file = crate::rt::field(
+        let _p_local_identifier_in_file = ::meshspec_runtime::field(
             "local_identifier_in_file",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (14i128)),
                         local_identifier_in_file.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14",
                                     true,
@@ -13305,7 +14432,7 @@ impl crate::rt::Codec for ScriptType {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 14",
                                     false,
@@ -13319,7 +14446,7 @@ impl crate::rt::Codec for ScriptType {
         Ok(
             if L {
                 Some(ScriptTypePos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     local_serialized_file_index: _p_local_serialized_file_index,
                     pad: _p_pad,
                     local_identifier_in_file_s4: _p_local_identifier_in_file_s4,
@@ -13342,17 +14469,21 @@ impl crate::rt::Codec for ScriptType {
             + local_identifier_in_file_s4.as_ref().map_or(0, |_x| 4usize)
             + local_identifier_in_file.as_ref().map_or(0, |_x| 8usize)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "script_type",
         doc: "A reference to a MonoScript (LocalSerializedObjectIdentifier).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "local_serialized_file_index",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("localSerializedFileIndex"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -13364,11 +14495,13 @@ impl crate::rt::Codec for ScriptType {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("(AlignStream(4))"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy; the corpus entries need none",
@@ -13390,7 +14523,7 @@ impl crate::rt::Codec for ScriptType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (14i128)),
                         )
                     },
                 ),
@@ -13398,11 +14531,13 @@ impl crate::rt::Codec for ScriptType {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "local_identifier_in_file_s4",
                 ty: "s4?",
                 orig_id: ::std::option::Option::Some("localIdentifierInFile"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus",
@@ -13424,7 +14559,7 @@ impl crate::rt::Codec for ScriptType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) < (14i128)),
+                            (::meshspec_runtime::Int::int(&format_version) < (14i128)),
                         )
                     },
                 ),
@@ -13432,11 +14567,13 @@ impl crate::rt::Codec for ScriptType {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "local_identifier_in_file",
                 ty: "s8?",
                 orig_id: ::std::option::Option::Some("localIdentifierInFile"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -13458,7 +14595,7 @@ impl crate::rt::Codec for ScriptType {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (14i128)),
                         )
                     },
                 ),
@@ -13468,7 +14605,7 @@ impl crate::rt::Codec for ScriptType {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let ScriptTypeRef {
             local_serialized_file_index,
@@ -13479,32 +14616,32 @@ impl crate::rt::Codec for ScriptType {
         } = view;
         {
             let _x = local_serialized_file_index;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = pad {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = local_identifier_in_file_s4 {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = local_identifier_in_file {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(ScriptType, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(ScriptType, ENDIAN);
 impl ScriptTypeRef<'_> {
     /// The owned [`ScriptType`] (copies every view).
     pub fn own(&self) -> ScriptType {
@@ -13524,119 +14661,170 @@ impl ScriptTypeRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for ScriptTypePos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for ScriptTypePos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, ScriptTypePos> {
+/// The places of the fields of a [`ScriptType`]: `rt::Place`'s accessors for [`ScriptTypePos`].
+pub trait ScriptTypePlace {
     /// The place of `local_serialized_file_index`.
-    pub fn local_serialized_file_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn local_serialized_file_index(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `pad`.
+    fn pad(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `local_identifier_in_file_s4`.
+    fn local_identifier_in_file_s4(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `local_identifier_in_file`.
+    fn local_identifier_in_file(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl ScriptTypePlace for ::meshspec_runtime::Place<'_, ScriptTypePos> {
+    #[inline]
+    fn local_serialized_file_index(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field(
             "local_serialized_file_index",
             &self.get().local_serialized_file_index,
         )
     }
-    /// The place of `pad`.
-    pub fn pad(&self) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    #[inline]
+    fn pad(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("pad", &self.get().pad)
     }
-    /// The place of `local_identifier_in_file_s4`.
-    pub fn local_identifier_in_file_s4(
+    #[inline]
+    fn local_identifier_in_file_s4(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field(
             "local_identifier_in_file_s4",
             &self.get().local_identifier_in_file_s4,
         )
     }
-    /// The place of `local_identifier_in_file`.
-    pub fn local_identifier_in_file(
+    #[inline]
+    fn local_identifier_in_file(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("local_identifier_in_file", &self.get().local_identifier_in_file)
     }
 }
-impl crate::rt::Walk for ScriptTypePos {
+impl ::meshspec_runtime::Walk for ScriptTypePos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <ScriptType as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <ScriptType as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("local_serialized_file_index"),
             ),
             |path| {
                 let p = &self.local_serialized_file_index;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[1usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("local_identifier_in_file_s4"),
             ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.local_identifier_in_file_s4
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[2usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("local_identifier_in_file"),
             ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.local_identifier_in_file {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[3usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <ScriptType as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.local_serialized_file_index), &_f[0usize]);
+        let _f = <ScriptType as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.local_serialized_file_index),
+            &_f[0usize],
+        );
         if let ::std::option::Option::Some(p) = &self.pad {
-            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[1usize]);
         }
         if let ::std::option::Option::Some(p) = &self.local_identifier_in_file_s4 {
-            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[2usize]);
         }
         if let ::std::option::Option::Some(p) = &self.local_identifier_in_file {
-            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[3usize]);
         }
     }
 }
 /// Another file the objects refer to (FileIdentifier).
 ///
 /// Type `external` of `spec/unity_serialized.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct External {
@@ -13647,8 +14835,11 @@ pub struct External {
     /// The file's GUID.
     ///
     /// Documented as “guid”, Observed (the GUIDs Unity's dumps print).
-    #[serde(with = "crate::rt::serde_as::hex")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<16>))]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = ::meshspec_runtime::arb::bytes::<16>)
+    )]
     pub guid: ::std::vec::Vec<u8>,
     /// 0 non-asset, 1 cached asset, 2 serialized asset, 3 meta asset.
     ///
@@ -13675,41 +14866,41 @@ pub struct ExternalRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExternalPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `temp_empty` lies.
-    pub temp_empty: ::std::option::Option<crate::rt::Span>,
+    pub temp_empty: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `guid` lies.
-    pub guid: crate::rt::Span,
+    pub guid: ::meshspec_runtime::Span,
     /// Where `file_type` lies.
-    pub file_type: crate::rt::Span,
+    pub file_type: ::meshspec_runtime::Span,
     /// Where `path` lies.
-    pub path: crate::rt::Span,
+    pub path: ::meshspec_runtime::Span,
 }
 impl External {
     /// Where `temp_empty` starts, from the start of the type.
     pub const OFFSET_TEMP_EMPTY: u64 = 0;
 }
-impl crate::rt::Codec for External {
+impl ::meshspec_runtime::Codec for External {
     type Args = (u32, u8);
     type Ref<'a> = ExternalRef<'a>;
     type Pos = ExternalPos;
     const MIN_SIZE: u64 = 21u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -13717,16 +14908,16 @@ impl crate::rt::Codec for External {
                 );
             }
         };
-        let (temp_empty, _p_temp_empty) = crate::rt::field(
+        let (temp_empty, _p_temp_empty) = ::meshspec_runtime::field(
             "temp_empty",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&format_version) >= (6i128)) {
+                    if (::meshspec_runtime::Int::int(&format_version) >= (6i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io.strz("UTF-8")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -13737,7 +14928,7 @@ impl crate::rt::Codec for External {
                 )
             },
         )?;
-        let (guid, _p_guid) = crate::rt::field(
+        let (guid, _p_guid) = ::meshspec_runtime::field(
             "guid",
             || {
                 let _at = _io.pos();
@@ -13745,36 +14936,36 @@ impl crate::rt::Codec for External {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(_at, (16i128), "size")?,
+                                ::meshspec_runtime::input::count(_at, (16i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (file_type, _p_file_type) = crate::rt::field(
+        let (file_type, _p_file_type) = ::meshspec_runtime::field(
             "file_type",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.prim::<i32>(_endian, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (path, _p_path) = crate::rt::field(
+        let (path, _p_path) = ::meshspec_runtime::field(
             "path",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13789,7 +14980,7 @@ impl crate::rt::Codec for External {
             },
             if L {
                 Some(ExternalPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     temp_empty: _p_temp_empty,
                     guid: _p_guid,
                     file_type: _p_file_type,
@@ -13805,21 +14996,21 @@ impl crate::rt::Codec for External {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let (format_version, big_endian) = _args;
         let _start = _io.pos();
-        let _endian: ::binrw::Endian = {
-            let _on: i128 = crate::rt::Int::int(&big_endian);
+        let _endian: ::meshspec_runtime::Endian = {
+            let _on: i128 = ::meshspec_runtime::Int::int(&big_endian);
             if _on == (0i128) {
-                ::binrw::Endian::Little
+                ::meshspec_runtime::Endian::Little
             } else if _on == (1i128) {
-                ::binrw::Endian::Big
+                ::meshspec_runtime::Endian::Big
             } else {
                 return Err(
-                    crate::rt::Error::new(
-                        crate::rt::ErrorKind::Switch,
+                    ::meshspec_runtime::Error::new(
+                        ::meshspec_runtime::ErrorKind::Switch,
                         _start,
                         "`big_endian` to be one of 0, 1 (the byte order)",
                         _on.to_string(),
@@ -13828,27 +15019,27 @@ impl crate::rt::Codec for External {
             }
         };
         let External { temp_empty, guid, file_type, path } = self;
-        let _p_temp_empty = crate::rt::field(
+        let _p_temp_empty = ::meshspec_runtime::field(
             "temp_empty",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&format_version) >= (6i128)),
+                        (::meshspec_runtime::Int::int(&format_version) >= (6i128)),
                         temp_empty.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
                                     _io.strz(_v)?;
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 6",
                                     true,
@@ -13857,7 +15048,7 @@ impl crate::rt::Codec for External {
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(
+                                ::meshspec_runtime::output::presence(
                                     _at,
                                     "format_version >= 6",
                                     false,
@@ -13868,7 +15059,7 @@ impl crate::rt::Codec for External {
                 )
             },
         )?;
-        let _p_guid = crate::rt::field(
+        let _p_guid = ::meshspec_runtime::field(
             "guid",
             || {
                 let _at = _io.pos();
@@ -13876,7 +15067,7 @@ impl crate::rt::Codec for External {
                     let _v = guid;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
                                 (16i128),
@@ -13884,13 +15075,13 @@ impl crate::rt::Codec for External {
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_file_type = crate::rt::field(
+        let _p_file_type = ::meshspec_runtime::field(
             "file_type",
             || {
                 let _at = _io.pos();
@@ -13899,13 +15090,13 @@ impl crate::rt::Codec for External {
                     {
                         {
                             _io.prim(_endian, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_path = crate::rt::field(
+        let _p_path = ::meshspec_runtime::field(
             "path",
             || {
                 let _at = _io.pos();
@@ -13914,7 +15105,7 @@ impl crate::rt::Codec for External {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -13923,7 +15114,7 @@ impl crate::rt::Codec for External {
         Ok(
             if L {
                 Some(ExternalPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     temp_empty: _p_temp_empty,
                     guid: _p_guid,
                     file_type: _p_file_type,
@@ -13939,17 +15130,21 @@ impl crate::rt::Codec for External {
         0usize + temp_empty.as_ref().map_or(0, |_x| _x.len() + 1) + guid.len() + 4usize
             + path.len() + 1
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "external",
         doc: "Another file the objects refer to (FileIdentifier).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &["format_version", "big_endian"],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "temp_empty",
                 ty: "strz?",
                 orig_id: ::std::option::Option::Some("tempEmpty"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("empty in the corpus"),
                 reading: ::std::option::Option::None,
@@ -13969,7 +15164,7 @@ impl crate::rt::Codec for External {
                         >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
-                            (crate::rt::Int::int(&format_version) >= (6i128)),
+                            (::meshspec_runtime::Int::int(&format_version) >= (6i128)),
                         )
                     },
                 ),
@@ -13977,11 +15172,13 @@ impl crate::rt::Codec for External {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "guid",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("guid"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("the GUIDs Unity's dumps print"),
                 reading: ::std::option::Option::None,
@@ -13991,11 +15188,13 @@ impl crate::rt::Codec for External {
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "file_type",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("type"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
@@ -14007,11 +15206,13 @@ impl crate::rt::Codec for External {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "path",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("pathName"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "Library/unity default resources, archive:/CAB-.../CAB-... in the corpus",
@@ -14025,31 +15226,31 @@ impl crate::rt::Codec for External {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let ExternalRef { temp_empty, guid, file_type, path, .. } = view;
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = temp_empty {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         {
             let _x = guid;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = file_type;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = path;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(External, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(External, ENDIAN);
 impl ExternalRef<'_> {
     /// The owned [`External`] (copies every view).
     pub fn own(&self) -> External {
@@ -14061,91 +15262,112 @@ impl ExternalRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for ExternalPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for ExternalPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, ExternalPos> {
+/// The places of the fields of a [`External`]: `rt::Place`'s accessors for [`ExternalPos`].
+pub trait ExternalPlace {
     /// The place of `temp_empty`.
-    pub fn temp_empty(
+    fn temp_empty(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `guid`.
+    fn guid(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `file_type`.
+    fn file_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `path`.
+    fn path(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl ExternalPlace for ::meshspec_runtime::Place<'_, ExternalPos> {
+    #[inline]
+    fn temp_empty(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("temp_empty", &self.get().temp_empty)
     }
-    /// The place of `guid`.
-    pub fn guid(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn guid(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("guid", &self.get().guid)
     }
-    /// The place of `file_type`.
-    pub fn file_type(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn file_type(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("file_type", &self.get().file_type)
     }
-    /// The place of `path`.
-    pub fn path(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn path(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("path", &self.get().path)
     }
 }
-impl crate::rt::Walk for ExternalPos {
+impl ::meshspec_runtime::Walk for ExternalPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <External as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <External as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("temp_empty")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("temp_empty")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.temp_empty {
-                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[0usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("guid")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("guid")),
             |path| {
                 let p = &self.guid;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("file_type")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("file_type")),
             |path| {
                 let p = &self.file_type;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("path")),
             |path| {
                 let p = &self.path;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <External as crate::rt::Codec>::INFO.fields;
+        let _f = <External as ::meshspec_runtime::Codec>::INFO.fields;
         if let ::std::option::Option::Some(p) = &self.temp_empty {
-            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[0usize]);
         }
-        visit(crate::rt::Spanned::span(&self.guid), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.file_type), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.guid), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.file_type), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.path), &_f[3usize]);
     }
 }

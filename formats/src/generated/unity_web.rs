@@ -29,7 +29,7 @@
     clippy::useless_asref,
     clippy::erasing_op
 )]
-const ENDIAN: ::binrw::Endian = ::binrw::Endian::Big;
+const ENDIAN: ::meshspec_runtime::Endian = ::meshspec_runtime::Endian::Big;
 /// The `container` enum: an open set, so unnamed values are kept.
 #[derive(
     Debug,
@@ -38,9 +38,10 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Big;
     PartialEq,
     Eq,
     Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
 )]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct Container(pub u32);
@@ -66,7 +67,7 @@ impl Container {
         }
     }
 }
-impl crate::rt::Int for Container {
+impl ::meshspec_runtime::Int for Container {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
@@ -90,7 +91,14 @@ impl crate::rt::Int for Container {
 ///
 ///
 /// Type `unity_web` of `spec/unity_web.ksy`. Observed (gimballock/Web Player.unity3d of the shared corpus (Unity 4.1.2f1, UnityWeb format 3, one level, LZMA, four files); UnityPy 1.25.4, AssetStudio and AssetRipper read it the same way)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UnityWeb {
@@ -103,14 +111,14 @@ pub struct UnityWeb {
     ///
     ///
     /// Documented as “(reader.Position = headerSize)”, Observed (one zero byte in the real file (59 bytes of fields, a header of 60); UnityPy and AssetStudio jump to header.len_header).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub pad_header: ::std::vec::Vec<u8>,
     /// The payload, the rest of the file: for UnityWeb an LZMA stream with its 13-byte `.lzma`
     /// header, for UnityRaw the data as is. Decompressed, it is `unity-web-payload`.
     ///
     ///
     /// Documented as “(LZMA stream or stored data)”, Observed (an LZMA stream of the .lzma form in the real file).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub payload: ::std::vec::Vec<u8>,
 }
 /// [`UnityWeb`] as read: numbers by value, blobs and lists as views of the input.
@@ -127,13 +135,13 @@ pub struct UnityWebRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UnityWebPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `header` lies.
     pub header: HeaderPos,
     /// Where `pad_header` lies.
-    pub pad_header: crate::rt::Span,
+    pub pad_header: ::meshspec_runtime::Span,
     /// Where `payload` lies.
-    pub payload: crate::rt::Span,
+    pub payload: ::meshspec_runtime::Span,
 }
 impl UnityWeb {
     /// Where `header` starts, from the start of the type.
@@ -143,11 +151,13 @@ impl UnityWeb {
     /// Observed (63,714 in the real file, its size; UnityPy and AssetStudio read it and do not use it).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_LEN_FILE_IS_FILE_SIZE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEN_FILE_IS_FILE_SIZE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "len_file_is_file_size",
         owner: "unity_web",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// `header.len_header` is the end of the header's fields rounded up to a multiple of 4 (so
     /// `pad_header` is 0 to 3 bytes). UnityPy and AssetStudio jump to `len_header` whatever it
@@ -158,11 +168,11 @@ impl UnityWeb {
     /// Sourced (AssetRipper (RawWebBundleHeader.Read aligns, RawWebBundleFile.Read compares); 60 after 59 bytes of fields in the real file).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_HEADER_PADDED_TO_4: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_HEADER_PADDED_TO_4: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "header_padded_to_4",
         owner: "unity_web",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Each level's sizes are at least those of the level before: every level counts from the
     /// payload's start, the last one being the whole payload.
@@ -171,11 +181,13 @@ impl UnityWeb {
     /// Inferred (one level in the real file).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_LEVELS_GROW: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEVELS_GROW: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "levels_grow",
         owner: "unity_web",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Inferred,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// There is at least one level, and the payload (the bytes from `header.len_header` to the
     /// end of the file) is the last level's `len_compressed` bytes. Reading needs those bytes;
@@ -185,11 +197,13 @@ impl UnityWeb {
     /// Observed (63,654 bytes after a 60-byte header in the real file; UnityPy reads len_compressed bytes at len_header).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_PAYLOAD_IS_LAST_LEVEL: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PAYLOAD_IS_LAST_LEVEL: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "payload_is_last_level",
         owner: "unity_web",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// A UnityWeb payload is an LZMA stream of the `.lzma` form whose 64-bit size, when it is not
     /// -1, is the last level's `len_uncompressed`, and which decompresses to exactly that many
@@ -200,11 +214,13 @@ impl UnityWeb {
     /// Observed (the real file (UnityWeb, 259,988 bytes, the size written in the stream's header); UnityRaw as UnityPy, AssetStudio and AssetRipper read it (in place, no decompression)).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_PAYLOAD_DECOMPRESSES: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_PAYLOAD_DECOMPRESSES: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "payload_decompresses",
         owner: "unity_web",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// From format 3, `header.len_directory` is the bytes the decompressed payload's directory
     /// takes with its padding to 4 (where the files' data starts).
@@ -213,14 +229,14 @@ impl UnityWeb {
     /// Sourced (AssetRipper (RawWebBundleFile.ReadMetadata compares it with the directory it read, aligned to 4); 124 in the real file, where the first file starts).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_LEN_DIRECTORY_IS_DIRECTORY_SIZE: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_LEN_DIRECTORY_IS_DIRECTORY_SIZE: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "len_directory_is_directory_size",
         owner: "unity_web",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(::meshspec_runtime::Confidence::Sourced),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_LEN_FILE_IS_FILE_SIZE,
         Self::REL_HEADER_PADDED_TO_4,
         Self::REL_LEVELS_GROW,
@@ -229,25 +245,25 @@ impl UnityWeb {
         Self::REL_LEN_DIRECTORY_IS_DIRECTORY_SIZE,
     ];
 }
-impl crate::rt::Codec for UnityWeb {
+impl ::meshspec_runtime::Codec for UnityWeb {
     type Args = ();
     type Ref<'a> = UnityWebRef<'a>;
     type Pos = UnityWebPos;
     const MIN_SIZE: u64 = 31u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (header, _p_header) = crate::rt::field(
+        let (header, _p_header) = ::meshspec_runtime::field(
             "header",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = <Header as crate::rt::Codec>::read_in::<
+                        let (_v, _p) = <Header as ::meshspec_runtime::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -256,7 +272,7 @@ impl crate::rt::Codec for UnityWeb {
                 })
             },
         )?;
-        let (pad_header, _p_pad_header) = crate::rt::field(
+        let (pad_header, _p_pad_header) = ::meshspec_runtime::field(
             "pad_header",
             || {
                 let _at = _io.pos();
@@ -264,28 +280,28 @@ impl crate::rt::Codec for UnityWeb {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    (crate::rt::Int::int(&header.len_header))
+                                    (::meshspec_runtime::Int::int(&header.len_header))
                                         .wrapping_sub((_io.io_pos() as i128)),
                                     "size",
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (payload, _p_payload) = crate::rt::field(
+        let (payload, _p_payload) = ::meshspec_runtime::field(
             "payload",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.rest();
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -299,7 +315,7 @@ impl crate::rt::Codec for UnityWeb {
             },
             if L {
                 Some(UnityWebPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     header: _p_header,
                     pad_header: _p_pad_header,
                     payload: _p_payload,
@@ -314,13 +330,13 @@ impl crate::rt::Codec for UnityWeb {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let UnityWeb { header, pad_header, payload } = self;
-        let _p_header = crate::rt::field(
+        let _p_header = ::meshspec_runtime::field(
             "header",
             || {
                 let _at = _io.pos();
@@ -329,14 +345,16 @@ impl crate::rt::Codec for UnityWeb {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                            let _p = ::meshspec_runtime::Codec::write_out::<
+                                L,
+                            >(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
                 })
             },
         )?;
-        let _p_pad_header = crate::rt::field(
+        let _p_pad_header = ::meshspec_runtime::field(
             "pad_header",
             || {
                 let _at = _io.pos();
@@ -344,22 +362,22 @@ impl crate::rt::Codec for UnityWeb {
                     let _v = pad_header;
                     {
                         {
-                            crate::rt::output::agree(
+                            ::meshspec_runtime::output::agree(
                                 _at,
                                 _v.len() as u64,
-                                (crate::rt::Int::int(&header.len_header))
+                                (::meshspec_runtime::Int::int(&header.len_header))
                                     .wrapping_sub((_io.io_pos() as i128)),
                                 "header.len_header - _io.pos",
                                 "bytes",
                             )?;
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_payload = crate::rt::field(
+        let _p_payload = ::meshspec_runtime::field(
             "payload",
             || {
                 let _at = _io.pos();
@@ -368,7 +386,7 @@ impl crate::rt::Codec for UnityWeb {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -377,7 +395,7 @@ impl crate::rt::Codec for UnityWeb {
         Ok(
             if L {
                 Some(UnityWebPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     header: _p_header,
                     pad_header: _p_pad_header,
                     payload: _p_payload,
@@ -389,20 +407,24 @@ impl crate::rt::Codec for UnityWeb {
     }
     fn size_hint(&self) -> usize {
         let UnityWeb { header, pad_header, payload, .. } = self;
-        0usize + <Header as crate::rt::Codec>::size_hint(header) + pad_header.len()
-            + payload.len()
+        0usize + <Header as ::meshspec_runtime::Codec>::size_hint(header)
+            + pad_header.len() + payload.len()
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "unity_web",
         doc: "The asset bundle of Unity before UnityFS: a header (the signature `UnityWeb` or `UnityRaw`,\nversions, sizes and a table of \"levels\"), then the payload. A UnityWeb payload is one LZMA\nstream in the `.lzma` (\"LZMA alone\") form - 5 property bytes, a 64-bit little-endian\ndecompressed size that may be -1, then the stream; a UnityRaw payload is stored. Every number\nof the header is big endian.\n\nThe decompressed payload is the layout `unity-web-payload`: a directory of the files the\nbundle holds (a Web Player's `mainData`, `sharedassets0.assets`, its assemblies; a bundle's\n`CAB-...`), padded to 4 bytes, then the files' bytes, at offsets counted from the payload's\nstart. Decompression and the cutting are in `formats/src/unity/files/web.rs`; every declared\nsize is checked before anything is allocated.\n\nThe levels are the points a Web Player could start from while the file was still\ndownloading; every reader here (UnityPy, AssetStudio, AssetRipper) takes the last level's\nsizes as the whole payload's. Format 6 UnityWeb and UnityRaw files (Unity 5.x) have the\nUnityFS layout after the versions and are refused here at `header.version`.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "header",
                 ty: "header",
                 orig_id: ::std::option::Option::Some("Header"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the real file; UnityPy 1.25.4 (read_web_raw), AssetStudio and AssetRipper read it the same way",
@@ -410,8 +432,8 @@ impl crate::rt::Codec for UnityWeb {
                 reading: ::std::option::Option::None,
                 doc: "The signature, versions, sizes and levels.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Header as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Header as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -421,11 +443,13 @@ impl crate::rt::Codec for UnityWeb {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad_header",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("(reader.Position = headerSize)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "one zero byte in the real file (59 bytes of fields, a header of 60); UnityPy and AssetStudio jump to header.len_header",
@@ -437,11 +461,13 @@ impl crate::rt::Codec for UnityWeb {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "payload",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("(LZMA stream or stored data)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "an LZMA stream of the .lzma form in the real file",
@@ -455,27 +481,27 @@ impl crate::rt::Codec for UnityWeb {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let UnityWebRef { header, pad_header, payload, .. } = view;
         if _vis.enter(&_f[0usize]) {
             {
                 let _x = header;
-                <Header as crate::rt::Codec>::visit(_x, _vis)
+                <Header as ::meshspec_runtime::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
         {
             let _x = pad_header;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = payload;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(UnityWeb, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(UnityWeb, ENDIAN);
 impl UnityWebRef<'_> {
     /// The owned [`UnityWeb`] (copies every view).
     pub fn own(&self) -> UnityWeb {
@@ -486,76 +512,88 @@ impl UnityWebRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for UnityWebPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for UnityWebPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, UnityWebPos> {
+/// The places of the fields of a [`UnityWeb`]: `rt::Place`'s accessors for [`UnityWebPos`].
+pub trait UnityWebPlace {
     /// The place of `header`.
-    pub fn header(&self) -> crate::rt::Place<'_, HeaderPos> {
+    fn header(&self) -> ::meshspec_runtime::Place<'_, HeaderPos>;
+    /// The place of `pad_header`.
+    fn pad_header(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `payload`.
+    fn payload(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl UnityWebPlace for ::meshspec_runtime::Place<'_, UnityWebPos> {
+    #[inline]
+    fn header(&self) -> ::meshspec_runtime::Place<'_, HeaderPos> {
         self.field("header", &self.get().header)
     }
-    /// The place of `pad_header`.
-    pub fn pad_header(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn pad_header(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("pad_header", &self.get().pad_header)
     }
-    /// The place of `payload`.
-    pub fn payload(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn payload(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("payload", &self.get().payload)
     }
 }
-impl crate::rt::Walk for UnityWebPos {
+impl ::meshspec_runtime::Walk for UnityWebPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <UnityWeb as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <UnityWeb as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("header")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("header")),
             |path| {
                 let p = &self.header;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !true);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_header")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("pad_header")),
             |path| {
                 let p = &self.pad_header;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("payload")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("payload")),
             |path| {
                 let p = &self.payload;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <UnityWeb as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.pad_header), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.payload), &_f[2usize]);
+        let _f = <UnityWeb as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.header), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.pad_header), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.payload), &_f[2usize]);
     }
 }
-impl crate::rt::Root for UnityWeb {
+impl ::meshspec_runtime::Root for UnityWeb {
     const ID: &'static str = "unity-web";
     const ROOT: &'static str = "unity_web";
     const DESCRIPTION: &'static str = "Unity Web Player and raw asset bundles (UnityWeb, UnityRaw), the containers of Unity 2.x to 5.x";
@@ -563,7 +601,7 @@ impl crate::rt::Root for UnityWeb {
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
         UnityWeb::REL_LEN_FILE_IS_FILE_SIZE,
         UnityWeb::REL_HEADER_PADDED_TO_4,
         UnityWeb::REL_LEVELS_GROW,
@@ -574,7 +612,9 @@ impl crate::rt::Root for UnityWeb {
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (0u64, &[85u8, 110u8, 105u8, 116u8, 121u8]),
     ];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -582,7 +622,14 @@ impl crate::rt::Root for UnityWeb {
 /// The bundle header (UnityWeb or UnityRaw, format 1 to 5).
 ///
 /// Type `header` of `spec/unity_web.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Header {
@@ -596,7 +643,9 @@ pub struct Header {
         feature = "arbitrary",
         arbitrary(
             with = |u|::std::result::Result::Ok(
-                Container(crate::rt::arb::mostly_in(u, &[1466262016, 1382119168])?)
+                Container(
+                    ::meshspec_runtime::arb::mostly_in(u, &[1466262016, 1382119168])?
+                )
             )
         )
     )]
@@ -606,7 +655,7 @@ pub struct Header {
     /// Documented as “version”, Sourced (3 in the real file; AssetRipper's BundleVersion names 1 (2.5 and before), 2 (2.6 to 3.4), 3 (3.5 to 4.x), 4 and 5 (5.2 alphas), 6 (5.2 on, the UnityFS form)).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 1, 5))
+        arbitrary(with = |u|::meshspec_runtime::arb::mostly_within(u, 1, 5))
     )]
     pub version: u32,
     /// The version of the bundle format's player (`3.x.x`).
@@ -620,10 +669,10 @@ pub struct Header {
     /// A hash of the bundle, from format 4; kept verbatim.
     ///
     /// Documented as “Hash (Hash128)”, Sourced (UnityPy, AssetStudio and AssetRipper (from format 4); none in the corpus).
-    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::maybe_bytes::<16>)
+        arbitrary(with = ::meshspec_runtime::arb::maybe_bytes::<16>)
     )]
     pub hash: ::std::option::Option<::std::vec::Vec<u8>>,
     /// A CRC of the bundle, from format 4; kept verbatim.
@@ -686,7 +735,7 @@ pub struct HeaderRef<'a> {
     /// See [`Header::num_levels`].
     pub num_levels: i32,
     /// See [`Header::levels`].
-    pub levels: crate::rt::Blocks<'a, Level>,
+    pub levels: ::meshspec_runtime::Blocks<'a, Level>,
     /// See [`Header::len_file`].
     pub len_file: ::std::option::Option<u32>,
     /// See [`Header::len_directory`].
@@ -696,35 +745,35 @@ pub struct HeaderRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeaderPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `signature` lies.
-    pub signature: crate::rt::Span,
+    pub signature: ::meshspec_runtime::Span,
     /// Where `kind` lies.
-    pub kind: crate::rt::Span,
+    pub kind: ::meshspec_runtime::Span,
     /// Where `version` lies.
-    pub version: crate::rt::Span,
+    pub version: ::meshspec_runtime::Span,
     /// Where `unity_version` lies.
-    pub unity_version: crate::rt::Span,
+    pub unity_version: ::meshspec_runtime::Span,
     /// Where `unity_revision` lies.
-    pub unity_revision: crate::rt::Span,
+    pub unity_revision: ::meshspec_runtime::Span,
     /// Where `hash` lies.
-    pub hash: ::std::option::Option<crate::rt::Span>,
+    pub hash: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `crc` lies.
-    pub crc: ::std::option::Option<crate::rt::Span>,
+    pub crc: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `minimum_streamed_bytes` lies.
-    pub minimum_streamed_bytes: crate::rt::Span,
+    pub minimum_streamed_bytes: ::meshspec_runtime::Span,
     /// Where `len_header` lies.
-    pub len_header: crate::rt::Span,
+    pub len_header: ::meshspec_runtime::Span,
     /// Where `num_levels_before_streaming` lies.
-    pub num_levels_before_streaming: crate::rt::Span,
+    pub num_levels_before_streaming: ::meshspec_runtime::Span,
     /// Where `num_levels` lies.
-    pub num_levels: crate::rt::Span,
+    pub num_levels: ::meshspec_runtime::Span,
     /// Where `levels` lies.
-    pub levels: crate::rt::Strided<LevelPos>,
+    pub levels: ::meshspec_runtime::Strided<LevelPos>,
     /// Where `len_file` lies.
-    pub len_file: ::std::option::Option<crate::rt::Span>,
+    pub len_file: ::std::option::Option<::meshspec_runtime::Span>,
     /// Where `len_directory` lies.
-    pub len_directory: ::std::option::Option<crate::rt::Span>,
+    pub len_directory: ::std::option::Option<::meshspec_runtime::Span>,
 }
 impl Header {
     /// Where `signature` starts, from the start of the type.
@@ -758,7 +807,8 @@ impl Header {
             len_directory,
             ..
         } = self;
-        (crate::rt::Int::int(&kind) == crate::rt::Int::int(&Container::UNITY_WEB))
+        (::meshspec_runtime::Int::int(&kind)
+            == ::meshspec_runtime::Int::int(&Container::UNITY_WEB))
     }
 }
 impl HeaderRef<'_> {
@@ -783,53 +833,56 @@ impl HeaderRef<'_> {
             len_directory,
             ..
         } = self;
-        (crate::rt::Int::int(&kind) == crate::rt::Int::int(&Container::UNITY_WEB))
+        (::meshspec_runtime::Int::int(&kind)
+            == ::meshspec_runtime::Int::int(&Container::UNITY_WEB))
     }
 }
-impl crate::rt::Codec for Header {
+impl ::meshspec_runtime::Codec for Header {
     type Args = ();
     type Ref<'a> = HeaderRef<'a>;
     type Pos = HeaderPos;
     const MIN_SIZE: u64 = 31u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (signature, _p_signature) = crate::rt::field(
+        let (signature, _p_signature) = ::meshspec_runtime::field(
             "signature",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         _io.magic(&[85u8, 110u8, 105u8, 116u8, 121u8])?;
-                        ((), crate::rt::Span::new(_at, _io.pos()))
+                        ((), ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (kind, _p_kind) = crate::rt::field(
+        let (kind, _p_kind) = ::meshspec_runtime::field(
             "kind",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = Container(_io.prim::<u32>(::binrw::Endian::Big, "u4")?);
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = Container(
+                            _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?,
+                        );
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v)
-                        == crate::rt::Int::int(&Container::UNITY_WEB)
-                        || crate::rt::Int::int(&_v)
-                            == crate::rt::Int::int(&Container::UNITY_RAW))
+                    if !(::meshspec_runtime::Int::int(&_v)
+                        == ::meshspec_runtime::Int::int(&Container::UNITY_WEB)
+                        || ::meshspec_runtime::Int::int(&_v)
+                            == ::meshspec_runtime::Int::int(&Container::UNITY_RAW))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 "one of container::unity_web, container::unity_raw",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -837,24 +890,24 @@ impl crate::rt::Codec for Header {
                 })
             },
         )?;
-        let (version, _p_version) = crate::rt::field(
+        let (version, _p_version) = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) >= (1i128)
-                        && crate::rt::Int::int(&_v) <= (5i128))
+                    if !(::meshspec_runtime::Int::int(&_v) >= (1i128)
+                        && ::meshspec_runtime::Int::int(&_v) <= (5i128))
                     {
                         return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
+                            ::meshspec_runtime::Error::new(
+                                ::meshspec_runtime::ErrorKind::Invalid,
                                 _at,
                                 ">= 1 and <= 5",
-                                crate::rt::Int::int(&_v).to_string(),
+                                ::meshspec_runtime::Int::int(&_v).to_string(),
                             ),
                         );
                     }
@@ -862,46 +915,46 @@ impl crate::rt::Codec for Header {
                 })
             },
         )?;
-        let (unity_version, _p_unity_version) = crate::rt::field(
+        let (unity_version, _p_unity_version) = ::meshspec_runtime::field(
             "unity_version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (unity_revision, _p_unity_revision) = crate::rt::field(
+        let (unity_revision, _p_unity_revision) = ::meshspec_runtime::field(
             "unity_revision",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (hash, _p_hash) = crate::rt::field(
+        let (hash, _p_hash) = ::meshspec_runtime::field(
             "hash",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (4i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (4i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = _io
                                     .take(
-                                        crate::rt::input::count(_at, (16i128), "size")?,
+                                        ::meshspec_runtime::input::count(_at, (16i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -912,16 +965,17 @@ impl crate::rt::Codec for Header {
                 )
             },
         )?;
-        let (crc, _p_crc) = crate::rt::field(
+        let (crc, _p_crc) = ::meshspec_runtime::field(
             "crc",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (4i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (4i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -932,83 +986,84 @@ impl crate::rt::Codec for Header {
                 )
             },
         )?;
-        let (minimum_streamed_bytes, _p_minimum_streamed_bytes) = crate::rt::field(
+        let (minimum_streamed_bytes, _p_minimum_streamed_bytes) = ::meshspec_runtime::field(
             "minimum_streamed_bytes",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_header, _p_len_header) = crate::rt::field(
+        let (len_header, _p_len_header) = ::meshspec_runtime::field(
             "len_header",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_levels_before_streaming, _p_num_levels_before_streaming) = crate::rt::field(
+        let (num_levels_before_streaming, _p_num_levels_before_streaming) = ::meshspec_runtime::field(
             "num_levels_before_streaming",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (num_levels, _p_num_levels) = crate::rt::field(
+        let (num_levels, _p_num_levels) = ::meshspec_runtime::field(
             "num_levels",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i32>(::binrw::Endian::Big, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i32>(::meshspec_runtime::Endian::Big, "s4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (levels, _p_levels) = crate::rt::field(
+        let (levels, _p_levels) = ::meshspec_runtime::field(
             "levels",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_levels),
+                        ::meshspec_runtime::Int::int(&num_levels),
                         "count",
                     )?;
                     let _v = _io.blocks::<Level>(_n)?;
-                    (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
+                    (_v, ::meshspec_runtime::Strided::new(_at, 8u64, _n as usize))
                 })
             },
         )?;
-        let (len_file, _p_len_file) = crate::rt::field(
+        let (len_file, _p_len_file) = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (2i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (2i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1019,16 +1074,17 @@ impl crate::rt::Codec for Header {
                 )
             },
         )?;
-        let (len_directory, _p_len_directory) = crate::rt::field(
+        let (len_directory, _p_len_directory) = ::meshspec_runtime::field(
             "len_directory",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&version) >= (3i128)) {
+                    if (::meshspec_runtime::Int::int(&version) >= (3i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                                let _v = _io
+                                    .prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                                (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1057,7 +1113,7 @@ impl crate::rt::Codec for Header {
             },
             if L {
                 Some(HeaderPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     signature: _p_signature,
                     kind: _p_kind,
                     version: _p_version,
@@ -1083,9 +1139,9 @@ impl crate::rt::Codec for Header {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Header {
@@ -1104,7 +1160,7 @@ impl crate::rt::Codec for Header {
             len_directory,
         } = self;
         let signature = &();
-        let _p_signature = crate::rt::field(
+        let _p_signature = ::meshspec_runtime::field(
             "signature",
             || {
                 let _at = _io.pos();
@@ -1114,69 +1170,69 @@ impl crate::rt::Codec for Header {
                         {
                             let _ = _v;
                             _io.bytes(&[85u8, 110u8, 105u8, 116u8, 121u8]);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_kind = crate::rt::field(
+        let _p_kind = ::meshspec_runtime::field(
             "kind",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _v = kind;
                     {
-                        if !(crate::rt::Int::int(&_v)
-                            == crate::rt::Int::int(&Container::UNITY_WEB)
-                            || crate::rt::Int::int(&_v)
-                                == crate::rt::Int::int(&Container::UNITY_RAW))
+                        if !(::meshspec_runtime::Int::int(&_v)
+                            == ::meshspec_runtime::Int::int(&Container::UNITY_WEB)
+                            || ::meshspec_runtime::Int::int(&_v)
+                                == ::meshspec_runtime::Int::int(&Container::UNITY_RAW))
                         {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     "one of container::unity_web, container::unity_raw",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Big, _v.0);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, _v.0);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_version = crate::rt::field(
+        let _p_version = ::meshspec_runtime::field(
             "version",
             || {
                 let _at = _io.pos();
                 Ok({
                     let _v = version;
                     {
-                        if !(crate::rt::Int::int(&_v) >= (1i128)
-                            && crate::rt::Int::int(&_v) <= (5i128))
+                        if !(::meshspec_runtime::Int::int(&_v) >= (1i128)
+                            && ::meshspec_runtime::Int::int(&_v) <= (5i128))
                         {
                             return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
+                                ::meshspec_runtime::Error::new(
+                                    ::meshspec_runtime::ErrorKind::Invalid,
                                     _at,
                                     ">= 1 and <= 5",
-                                    crate::rt::Int::int(&_v).to_string(),
+                                    ::meshspec_runtime::Int::int(&_v).to_string(),
                                 ),
                             );
                         }
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unity_version = crate::rt::field(
+        let _p_unity_version = ::meshspec_runtime::field(
             "unity_version",
             || {
                 let _at = _io.pos();
@@ -1185,13 +1241,13 @@ impl crate::rt::Codec for Header {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_unity_revision = crate::rt::field(
+        let _p_unity_revision = ::meshspec_runtime::field(
             "unity_revision",
             || {
                 let _at = _io.pos();
@@ -1200,22 +1256,25 @@ impl crate::rt::Codec for Header {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_hash = crate::rt::field(
+        let _p_hash = ::meshspec_runtime::field(
             "hash",
             || {
                 let _at = _io.pos();
                 Ok(
-                    match ((crate::rt::Int::int(&version) >= (4i128)), hash.as_ref()) {
+                    match (
+                        (::meshspec_runtime::Int::int(&version) >= (4i128)),
+                        hash.as_ref(),
+                    ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    ::meshspec_runtime::output::agree(
                                         _at,
                                         _v.len() as u64,
                                         (16i128),
@@ -1223,55 +1282,74 @@ impl crate::rt::Codec for Header {
                                         "bytes",
                                     )?;
                                     _io.bytes(_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 4", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 4",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 4", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 4",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_crc = crate::rt::field(
+        let _p_crc = ::meshspec_runtime::field(
             "crc",
             || {
                 let _at = _io.pos();
                 Ok(
-                    match ((crate::rt::Int::int(&version) >= (4i128)), crc.as_ref()) {
+                    match (
+                        (::meshspec_runtime::Int::int(&version) >= (4i128)),
+                        crc.as_ref(),
+                    ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Big, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 4", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 4",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 4", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 4",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_minimum_streamed_bytes = crate::rt::field(
+        let _p_minimum_streamed_bytes = ::meshspec_runtime::field(
             "minimum_streamed_bytes",
             || {
                 let _at = _io.pos();
@@ -1279,14 +1357,14 @@ impl crate::rt::Codec for Header {
                     let _v = minimum_streamed_bytes;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_header = crate::rt::field(
+        let _p_len_header = ::meshspec_runtime::field(
             "len_header",
             || {
                 let _at = _io.pos();
@@ -1294,14 +1372,14 @@ impl crate::rt::Codec for Header {
                     let _v = len_header;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_num_levels_before_streaming = crate::rt::field(
+        let _p_num_levels_before_streaming = ::meshspec_runtime::field(
             "num_levels_before_streaming",
             || {
                 let _at = _io.pos();
@@ -1309,95 +1387,111 @@ impl crate::rt::Codec for Header {
                     let _v = num_levels_before_streaming;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let (num_levels, _p_num_levels): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_levels, _p_num_levels): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_levels",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     levels.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _io.prim(::binrw::Endian::Big, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Big, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_levels = crate::rt::field(
+        let _p_levels = ::meshspec_runtime::field(
             "levels",
             || {
                 let _at = _io.pos();
                 Ok({
                     _io.blocks(levels)?;
-                    crate::rt::Strided::new(_at, 8u64, levels.len())
+                    ::meshspec_runtime::Strided::new(_at, 8u64, levels.len())
                 })
             },
         )?;
-        let _p_len_file = crate::rt::field(
+        let _p_len_file = ::meshspec_runtime::field(
             "len_file",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&version) >= (2i128)),
+                        (::meshspec_runtime::Int::int(&version) >= (2i128)),
                         len_file.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Big, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 2", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 2",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 2", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 2",
+                                    false,
+                                ),
                             );
                         }
                     },
                 )
             },
         )?;
-        let _p_len_directory = crate::rt::field(
+        let _p_len_directory = ::meshspec_runtime::field(
             "len_directory",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&version) >= (3i128)),
+                        (::meshspec_runtime::Int::int(&version) >= (3i128)),
                         len_directory.as_ref(),
                     ) {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _io.prim(::binrw::Endian::Big, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
+                                    _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                                    ::meshspec_runtime::Span::new(_at, _io.pos())
                                 }
                             })
                         }
                         (false, None) => None,
                         (true, None) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 3", true),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 3",
+                                    true,
+                                ),
                             );
                         }
                         (false, Some(_)) => {
                             return Err(
-                                crate::rt::output::presence(_at, "version >= 3", false),
+                                ::meshspec_runtime::output::presence(
+                                    _at,
+                                    "version >= 3",
+                                    false,
+                                ),
                             );
                         }
                     },
@@ -1407,7 +1501,7 @@ impl crate::rt::Codec for Header {
         Ok(
             if L {
                 Some(HeaderPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     signature: _p_signature,
                     kind: _p_kind,
                     version: _p_version,
@@ -1451,22 +1545,26 @@ impl crate::rt::Codec for Header {
             + {
                 let _l = levels;
                 _l.iter()
-                    .map(|_x| <Level as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <Level as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + len_file.as_ref().map_or(0, |_x| 4usize)
             + len_directory.as_ref().map_or(0, |_x| 4usize)
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "header",
         doc: "The bundle header (UnityWeb or UnityRaw, format 1 to 5).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "signature",
                 ty: "contents",
                 orig_id: ::std::option::Option::Some("signature"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the real file; UnityPy, AssetStudio and AssetRipper tell the containers apart by this text",
@@ -1478,11 +1576,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(5u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "kind",
                 ty: "u4 (container)",
                 orig_id: ::std::option::Option::Some("signature"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityWeb in the real file; UnityRaw as UnityPy, AssetStudio and AssetRipper name it",
@@ -1494,11 +1594,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "version",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("version"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "3 in the real file; AssetRipper's BundleVersion names 1 (2.5 and before), 2 (2.6 to 3.4), 3 (3.5 to 4.x), 4 and 5 (5.2 alphas), 6 (5.2 on, the UnityFS form)",
@@ -1510,11 +1612,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unity_version",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("version_player (unityVersion)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("3.x.x in the real file"),
                 reading: ::std::option::Option::None,
@@ -1524,11 +1628,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "unity_revision",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("version_engine (unityRevision)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("4.1.2f1 in the real file"),
                 reading: ::std::option::Option::None,
@@ -1538,11 +1644,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "hash",
                 ty: "bytes?",
                 orig_id: ::std::option::Option::Some("Hash (Hash128)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy, AssetStudio and AssetRipper (from format 4); none in the corpus",
@@ -1558,11 +1666,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "crc",
                 ty: "u4?",
                 orig_id: ::std::option::Option::Some("crc"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "UnityPy, AssetStudio and AssetRipper (from format 4); none in the corpus",
@@ -1578,11 +1688,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "minimum_streamed_bytes",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("minimumStreamedBytes"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "63,714, the file's size, in the real file; AssetRipper says it equals the file's size for a bundle that is not streamed",
@@ -1594,11 +1706,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_header",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("headerSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "60 in the real file; UnityPy and AssetStudio jump to it to read the payload",
@@ -1610,13 +1724,15 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_levels_before_streaming",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some(
                     "numberOfLevelsToDownloadBeforeStreaming",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "1 in the real file; unused by every reader",
@@ -1628,11 +1744,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_levels",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("levelCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "1 in the real file; UnityPy, AssetStudio and AssetRipper read it as a signed 32-bit count",
@@ -1644,18 +1762,20 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "levels",
                 ty: "level[]",
                 orig_id: ::std::option::Option::Some("(levels; AssetRipper's Scenes)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some("one level in the real file"),
                 reading: ::std::option::Option::None,
                 doc: "The levels, the last one the whole payload (see the relations payload_is_last_level and levels_grow).",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <Level as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <Level as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -1665,11 +1785,13 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_file",
                 ty: "u4?",
                 orig_id: ::std::option::Option::Some("completeFileSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "63,714, the file's size, in the real file; from format 2 as UnityPy, AssetStudio and AssetRipper read it",
@@ -1685,13 +1807,15 @@ impl crate::rt::Codec for Header {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_directory",
                 ty: "u4?",
                 orig_id: ::std::option::Option::Some(
                     "fileInfoHeaderSize (AssetRipper's UncompressedBlocksInfoSize)",
                 ),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "124 in the real file, the directory with its padding; from format 3 as UnityPy, AssetStudio and AssetRipper read it",
@@ -1709,7 +1833,7 @@ impl crate::rt::Codec for Header {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let HeaderRef {
             kind,
@@ -1731,54 +1855,54 @@ impl crate::rt::Codec for Header {
             let _x = &();
             _vis.leaf(
                 &_f[0usize],
-                crate::rt::Scalar::Bytes(&[85u8, 110u8, 105u8, 116u8, 121u8]),
+                ::meshspec_runtime::Scalar::Bytes(&[85u8, 110u8, 105u8, 116u8, 121u8]),
             );
         }
         {
             let _x = kind;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(_x.0));
         }
         {
             let _x = version;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = unity_version;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = unity_revision;
-            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[4usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = hash {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                _vis.value(::meshspec_runtime::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = crc {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         {
             let _x = minimum_streamed_bytes;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_header;
-            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[8usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = num_levels_before_streaming;
-            _vis.leaf(&_f[9usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[9usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = num_levels;
-            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[10usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[11usize]) {
             {
@@ -1787,7 +1911,7 @@ impl crate::rt::Codec for Header {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <Level as crate::rt::Codec>::visit(&_e, _vis);
+                    <Level as ::meshspec_runtime::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
@@ -1795,20 +1919,20 @@ impl crate::rt::Codec for Header {
         if _vis.enter(&_f[12usize]) {
             if let ::std::option::Option::Some(_x) = len_file {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[13usize]) {
             if let ::std::option::Option::Some(_x) = len_directory {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                _vis.value(::meshspec_runtime::Scalar::from(*_x))
             }
             _vis.leave();
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Header, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Header, ENDIAN);
 impl HeaderRef<'_> {
     /// The owned [`Header`] (copies every view).
     pub fn own(&self) -> Header {
@@ -1836,270 +1960,367 @@ impl HeaderRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for HeaderPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for HeaderPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, HeaderPos> {
+/// The places of the fields of a [`Header`]: `rt::Place`'s accessors for [`HeaderPos`].
+pub trait HeaderPlace {
     /// The place of `signature`.
-    pub fn signature(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn signature(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `kind`.
+    fn kind(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `version`.
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unity_version`.
+    fn unity_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `unity_revision`.
+    fn unity_revision(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `hash`.
+    fn hash(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `crc`.
+    fn crc(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `minimum_streamed_bytes`.
+    fn minimum_streamed_bytes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_header`.
+    fn len_header(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_levels_before_streaming`.
+    fn num_levels_before_streaming(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `num_levels`.
+    fn num_levels(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `levels`.
+    fn levels(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<LevelPos>>;
+    /// The place of `len_file`.
+    fn len_file(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+    /// The place of `len_directory`.
+    fn len_directory(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>>;
+}
+impl HeaderPlace for ::meshspec_runtime::Place<'_, HeaderPos> {
+    #[inline]
+    fn signature(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("signature", &self.get().signature)
     }
-    /// The place of `kind`.
-    pub fn kind(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn kind(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("kind", &self.get().kind)
     }
-    /// The place of `version`.
-    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("version", &self.get().version)
     }
-    /// The place of `unity_version`.
-    pub fn unity_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unity_version(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unity_version", &self.get().unity_version)
     }
-    /// The place of `unity_revision`.
-    pub fn unity_revision(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn unity_revision(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("unity_revision", &self.get().unity_revision)
     }
-    /// The place of `hash`.
-    pub fn hash(&self) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    #[inline]
+    fn hash(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("hash", &self.get().hash)
     }
-    /// The place of `crc`.
-    pub fn crc(&self) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    #[inline]
+    fn crc(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("crc", &self.get().crc)
     }
-    /// The place of `minimum_streamed_bytes`.
-    pub fn minimum_streamed_bytes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn minimum_streamed_bytes(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("minimum_streamed_bytes", &self.get().minimum_streamed_bytes)
     }
-    /// The place of `len_header`.
-    pub fn len_header(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_header(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_header", &self.get().len_header)
     }
-    /// The place of `num_levels_before_streaming`.
-    pub fn num_levels_before_streaming(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_levels_before_streaming(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field(
             "num_levels_before_streaming",
             &self.get().num_levels_before_streaming,
         )
     }
-    /// The place of `num_levels`.
-    pub fn num_levels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn num_levels(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_levels", &self.get().num_levels)
     }
-    /// The place of `levels`.
-    pub fn levels(&self) -> crate::rt::Place<'_, crate::rt::Strided<LevelPos>> {
+    #[inline]
+    fn levels(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Strided<LevelPos>> {
         self.field("levels", &self.get().levels)
     }
-    /// The place of `len_file`.
-    pub fn len_file(
+    #[inline]
+    fn len_file(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("len_file", &self.get().len_file)
     }
-    /// The place of `len_directory`.
-    pub fn len_directory(
+    #[inline]
+    fn len_directory(
         &self,
-    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+    ) -> ::meshspec_runtime::Place<'_, ::std::option::Option<::meshspec_runtime::Span>> {
         self.field("len_directory", &self.get().len_directory)
     }
 }
-impl crate::rt::Walk for HeaderPos {
+impl ::meshspec_runtime::Walk for HeaderPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Header as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Header as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("signature")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("signature")),
             |path| {
                 let p = &self.signature;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("kind")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("kind")),
             |path| {
                 let p = &self.kind;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("version")),
             |path| {
                 let p = &self.version;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unity_version")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unity_version"),
+            ),
             |path| {
                 let p = &self.unity_version;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unity_revision")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unity_revision"),
+            ),
             |path| {
                 let p = &self.unity_revision;
-                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[4usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("hash")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("hash")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.hash {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[5usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("crc")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("crc")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.crc {
-                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[6usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("minimum_streamed_bytes"),
             ),
             |path| {
                 let p = &self.minimum_streamed_bytes;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[7usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_header")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_header")),
             |path| {
                 let p = &self.len_header;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[8usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(
+            ::meshspec_runtime::Seg::Field(
                 ::std::borrow::Cow::Borrowed("num_levels_before_streaming"),
             ),
             |path| {
                 let p = &self.num_levels_before_streaming;
-                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[9usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_levels")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_levels")),
             |path| {
                 let p = &self.num_levels;
-                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[10usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("levels")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("levels")),
             |path| {
                 let p = &self.levels;
-                visit(path, crate::rt::Spanned::span(p), &_f[11usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[11usize], false);
                 for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[11usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_file")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.len_file {
-                    visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[12usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_directory")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_directory"),
+            ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.len_directory {
-                    visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
+                    visit(
+                        path,
+                        ::meshspec_runtime::Spanned::span(p),
+                        &_f[13usize],
+                        !false,
+                    );
+                    ::meshspec_runtime::Walk::walk(p, path, visit);
                 }
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Header as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.signature), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.kind), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.version), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.unity_version), &_f[3usize]);
-        visit(crate::rt::Spanned::span(&self.unity_revision), &_f[4usize]);
+        let _f = <Header as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.signature), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.kind), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.version), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unity_version), &_f[3usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.unity_revision), &_f[4usize]);
         if let ::std::option::Option::Some(p) = &self.hash {
-            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[5usize]);
         }
         if let ::std::option::Option::Some(p) = &self.crc {
-            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[6usize]);
         }
-        visit(crate::rt::Spanned::span(&self.minimum_streamed_bytes), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.len_header), &_f[8usize]);
-        visit(crate::rt::Spanned::span(&self.num_levels_before_streaming), &_f[9usize]);
-        visit(crate::rt::Spanned::span(&self.num_levels), &_f[10usize]);
-        visit(crate::rt::Spanned::span(&self.levels), &_f[11usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.minimum_streamed_bytes),
+            &_f[7usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.len_header), &_f[8usize]);
+        visit(
+            ::meshspec_runtime::Spanned::span(&self.num_levels_before_streaming),
+            &_f[9usize],
+        );
+        visit(::meshspec_runtime::Spanned::span(&self.num_levels), &_f[10usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.levels), &_f[11usize]);
         if let ::std::option::Option::Some(p) = &self.len_file {
-            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[12usize]);
         }
         if let ::std::option::Option::Some(p) = &self.len_directory {
-            visit(crate::rt::Spanned::span(p), &_f[13usize]);
+            visit(::meshspec_runtime::Spanned::span(p), &_f[13usize]);
         }
     }
 }
 /// One level (LZMA chunk info; AssetRipper's BundleScene), 8 bytes.
 ///
 /// Type `level` of `spec/unity_web.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Level {
@@ -2116,11 +2337,11 @@ pub struct Level {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LevelPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `len_compressed` lies.
-    pub len_compressed: crate::rt::Span,
+    pub len_compressed: ::meshspec_runtime::Span,
     /// Where `len_uncompressed` lies.
-    pub len_uncompressed: crate::rt::Span,
+    pub len_uncompressed: ::meshspec_runtime::Span,
 }
 impl Level {
     /// The bytes every value of this type takes.
@@ -2130,79 +2351,83 @@ impl Level {
     /// Where `len_uncompressed` starts, from the start of the type.
     pub const OFFSET_LEN_UNCOMPRESSED: u64 = 4;
 }
-impl crate::rt::pod::Block for Level {
+impl ::meshspec_runtime::pod::Block for Level {
     const SIZE: usize = 8usize;
     const CHECKED: bool = false;
     #[inline]
     fn decode(_b: &[u8]) -> Self {
-        let len_compressed = crate::rt::pod::get::<
+        let len_compressed = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 0usize, ::binrw::Endian::Big);
-        let len_uncompressed = crate::rt::pod::get::<
+        >(_b, 0usize, ::meshspec_runtime::Endian::Big);
+        let len_uncompressed = ::meshspec_runtime::pod::get::<
             u32,
-        >(_b, 4usize, ::binrw::Endian::Big);
+        >(_b, 4usize, ::meshspec_runtime::Endian::Big);
         Self {
             len_compressed,
             len_uncompressed,
         }
     }
     #[inline]
-    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         Ok(())
     }
     #[inline]
-    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn encode(&self, _b: &mut [u8], _start: u64) -> ::meshspec_runtime::Result<()> {
         let Self { len_compressed, len_uncompressed } = self;
-        crate::rt::pod::set::<u32>(_b, 0usize, *len_compressed, ::binrw::Endian::Big);
-        crate::rt::pod::set::<u32>(_b, 4usize, *len_uncompressed, ::binrw::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 0usize, *len_compressed, ::meshspec_runtime::Endian::Big);
+        ::meshspec_runtime::pod::set::<
+            u32,
+        >(_b, 4usize, *len_uncompressed, ::meshspec_runtime::Endian::Big);
         Ok(())
     }
 }
-impl crate::rt::Codec for Level {
+impl ::meshspec_runtime::Codec for Level {
     type Args = ();
     type Ref<'a> = Level;
     type Pos = LevelPos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
         if _io.left() >= 8u64 {
             let _b = _io.take(8u64, "")?;
-            <Self as crate::rt::pod::Block>::check(_b, _start)?;
-            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            <Self as ::meshspec_runtime::pod::Block>::check(_b, _start)?;
+            let _v = <Self as ::meshspec_runtime::pod::Block>::decode(_b);
             return Ok((
                 _v,
                 if L {
-                    Some(<LevelPos as crate::rt::Fixed>::at(_start, 8u64))
+                    Some(<LevelPos as ::meshspec_runtime::Fixed>::at(_start, 8u64))
                 } else {
                     None
                 },
             ));
         }
-        let (len_compressed, _p_len_compressed) = crate::rt::field(
+        let (len_compressed, _p_len_compressed) = ::meshspec_runtime::field(
             "len_compressed",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_uncompressed, _p_len_uncompressed) = crate::rt::field(
+        let (len_uncompressed, _p_len_uncompressed) = ::meshspec_runtime::field(
             "len_uncompressed",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2215,7 +2440,7 @@ impl crate::rt::Codec for Level {
             },
             if L {
                 Some(LevelPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     len_compressed: _p_len_compressed,
                     len_uncompressed: _p_len_uncompressed,
                 })
@@ -2229,30 +2454,40 @@ impl crate::rt::Codec for Level {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let mut _b = [0u8; 8usize];
-        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        ::meshspec_runtime::pod::Block::encode(self, &mut _b, _start)?;
         _io.bytes(&_b);
-        Ok(if L { Some(<LevelPos as crate::rt::Fixed>::at(_start, 8u64)) } else { None })
+        Ok(
+            if L {
+                Some(<LevelPos as ::meshspec_runtime::Fixed>::at(_start, 8u64))
+            } else {
+                None
+            },
+        )
     }
     fn size_hint(&self) -> usize {
         8usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "level",
         doc: "One level (LZMA chunk info; AssetRipper's BundleScene), 8 bytes.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_compressed",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("compressedSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "63,654 in the real file, the payload's size",
@@ -2264,11 +2499,13 @@ impl crate::rt::Codec for Level {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_uncompressed",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("uncompressedSize"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "259,988 in the real file, the decompressed payload's size",
@@ -2282,88 +2519,106 @@ impl crate::rt::Codec for Level {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let Level { len_compressed, len_uncompressed, .. } = view;
         {
             let _x = len_compressed;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_uncompressed;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Level, ENDIAN);
-impl crate::rt::Spanned for LevelPos {
-    fn span(&self) -> crate::rt::Span {
+::meshspec_runtime::codec::binrw_adapter!(Level, ENDIAN);
+impl ::meshspec_runtime::Spanned for LevelPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Fixed for LevelPos {
+impl ::meshspec_runtime::Fixed for LevelPos {
     fn at(start: u64, _size: u64) -> Self {
         LevelPos {
-            _span: crate::rt::Span::new(start, start + 8u64),
-            len_compressed: <crate::rt::Span as crate::rt::Fixed>::at(
+            _span: ::meshspec_runtime::Span::new(start, start + 8u64),
+            len_compressed: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 0u64,
                 4u64,
             ),
-            len_uncompressed: <crate::rt::Span as crate::rt::Fixed>::at(
+            len_uncompressed: <::meshspec_runtime::Span as ::meshspec_runtime::Fixed>::at(
                 start + 4u64,
                 4u64,
             ),
         }
     }
 }
-impl crate::rt::Place<'_, LevelPos> {
+/// The places of the fields of a [`Level`]: `rt::Place`'s accessors for [`LevelPos`].
+pub trait LevelPlace {
     /// The place of `len_compressed`.
-    pub fn len_compressed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn len_compressed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_uncompressed`.
+    fn len_uncompressed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl LevelPlace for ::meshspec_runtime::Place<'_, LevelPos> {
+    #[inline]
+    fn len_compressed(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_compressed", &self.get().len_compressed)
     }
-    /// The place of `len_uncompressed`.
-    pub fn len_uncompressed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_uncompressed(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_uncompressed", &self.get().len_uncompressed)
     }
 }
-impl crate::rt::Walk for LevelPos {
+impl ::meshspec_runtime::Walk for LevelPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Level as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Level as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_compressed")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_compressed"),
+            ),
             |path| {
                 let p = &self.len_compressed;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_uncompressed")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("len_uncompressed"),
+            ),
             |path| {
                 let p = &self.len_uncompressed;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Level as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.len_compressed), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.len_uncompressed), &_f[1usize]);
+        let _f = <Level as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.len_compressed), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_uncompressed), &_f[1usize]);
     }
 }
 /// The decompressed payload of a UnityWeb or UnityRaw bundle - the directory of its files,
@@ -2371,7 +2626,14 @@ impl crate::rt::Walk for LevelPos {
 ///
 ///
 /// Type `payload` of `spec/unity_web.ksy`. Observed (the real file's payload (four files), read and written back byte for byte)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Payload {
@@ -2389,10 +2651,10 @@ pub struct Payload {
     /// Padding to a multiple of 4 bytes from the payload's start, kept verbatim.
     ///
     /// Documented as “(reader.AlignStream())”, Sourced (AssetRipper (RawWebBundleFile.ReadMetadata aligns to 4); three zero bytes in the real file).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::bytes_below::<4>)
+        arbitrary(with = ::meshspec_runtime::arb::bytes_below::<4>)
     )]
     pub pad_directory: ::std::vec::Vec<u8>,
     /// The files' bytes (and whatever lies between them, kept verbatim); the directory's
@@ -2400,7 +2662,7 @@ pub struct Payload {
     ///
     ///
     /// Documented as “(the files' data)”, Observed (the real file, files at offsets 124 to 187,540).
-    #[serde(with = "crate::rt::serde_as::hex")]
+    #[serde(with = "::meshspec_runtime::serde_as::hex")]
     pub data: ::std::vec::Vec<u8>,
 }
 /// [`Payload`] as read: numbers by value, blobs and lists as views of the input.
@@ -2419,15 +2681,15 @@ pub struct PayloadRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PayloadPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `num_files` lies.
-    pub num_files: crate::rt::Span,
+    pub num_files: ::meshspec_runtime::Span,
     /// Where `files` lies.
-    pub files: crate::rt::Each<FileEntryPos>,
+    pub files: ::meshspec_runtime::Each<FileEntryPos>,
     /// Where `pad_directory` lies.
-    pub pad_directory: crate::rt::Span,
+    pub pad_directory: ::meshspec_runtime::Span,
     /// Where `data` lies.
-    pub data: crate::rt::Span,
+    pub data: ::meshspec_runtime::Span,
 }
 impl Payload {
     /// Where `num_files` starts, from the start of the type.
@@ -2441,62 +2703,64 @@ impl Payload {
     /// Observed (the four files of the real file, the first at 124, the last ending at the payload's end).
     ///
     /// A violation is a warning: reported, the input passes.
-    pub const REL_FILES_INSIDE_DATA: &'static crate::rt::Rule = &crate::rt::Rule {
+    pub const REL_FILES_INSIDE_DATA: &'static ::meshspec_runtime::Rule = &::meshspec_runtime::Rule {
         id: "files_inside_data",
         owner: "payload",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Warning,
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
+        severity: ::meshspec_runtime::Severity::Warning,
     };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+    pub const RELATIONS: &'static [&'static ::meshspec_runtime::Rule] = &[
         Self::REL_FILES_INSIDE_DATA,
     ];
 }
-impl crate::rt::Codec for Payload {
+impl ::meshspec_runtime::Codec for Payload {
     type Args = ();
     type Ref<'a> = PayloadRef<'a>;
     type Pos = PayloadPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (num_files, _p_num_files) = crate::rt::field(
+        let (num_files, _p_num_files) = ::meshspec_runtime::field(
             "num_files",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<i32>(::binrw::Endian::Big, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<i32>(::meshspec_runtime::Endian::Big, "s4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (files, _p_files) = crate::rt::field(
+        let (files, _p_files) = ::meshspec_runtime::field(
             "files",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(
+                    let _n = ::meshspec_runtime::input::count(
                         _at,
-                        crate::rt::Int::int(&num_files),
+                        ::meshspec_runtime::Int::int(&num_files),
                         "count",
                     )?;
-                    _io.room(_n, <FileEntry as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <FileEntry as ::meshspec_runtime::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::with_capacity(
                         if L { _n as usize } else { 0 },
                     );
                     for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                        let (_v, _p) = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = <FileEntry as crate::rt::Codec>::read_in::<
+                                let (_v, _p) = <FileEntry as ::meshspec_runtime::Codec>::read_in::<
                                     L,
                                 >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
@@ -2509,15 +2773,15 @@ impl crate::rt::Codec for Payload {
                             _ps.push(_p);
                         }
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    let _pos = ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let (pad_directory, _p_pad_directory) = crate::rt::field(
+        let (pad_directory, _p_pad_directory) = ::meshspec_runtime::field(
             "pad_directory",
             || {
                 let _at = _io.pos();
@@ -2525,12 +2789,15 @@ impl crate::rt::Codec for Payload {
                     let (_v, _p) = {
                         let _v = _io
                             .take(
-                                crate::rt::input::count(
+                                ::meshspec_runtime::input::count(
                                     _at,
-                                    crate::rt::codec::rem(
+                                    ::meshspec_runtime::codec::rem(
                                         ((4i128))
                                             .wrapping_sub(
-                                                crate::rt::codec::rem((_io.io_pos() as i128), (4i128)),
+                                                ::meshspec_runtime::codec::rem(
+                                                    (_io.io_pos() as i128),
+                                                    (4i128),
+                                                ),
                                             ),
                                         (4i128),
                                     ),
@@ -2538,20 +2805,20 @@ impl crate::rt::Codec for Payload {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (data, _p_data) = crate::rt::field(
+        let (data, _p_data) = ::meshspec_runtime::field(
             "data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.rest();
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2566,7 +2833,7 @@ impl crate::rt::Codec for Payload {
             },
             if L {
                 Some(PayloadPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_files: _p_num_files,
                     files: _p_files,
                     pad_directory: _p_pad_directory,
@@ -2582,27 +2849,27 @@ impl crate::rt::Codec for Payload {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let Payload { num_files: _, files, pad_directory, data } = self;
-        let (num_files, _p_num_files): (i32, crate::rt::Span) = crate::rt::field(
+        let (num_files, _p_num_files): (i32, ::meshspec_runtime::Span) = ::meshspec_runtime::field(
             "num_files",
             || {
                 let _at = _io.pos();
-                let _v: i32 = crate::rt::output::fit(
+                let _v: i32 = ::meshspec_runtime::output::fit(
                     _at,
                     files.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _io.prim(::binrw::Endian::Big, _v);
-                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                _io.prim(::meshspec_runtime::Endian::Big, _v);
+                Ok((_v, ::meshspec_runtime::Span::new(_at, _io.pos())))
             },
         )?;
-        let _p_files = crate::rt::field(
+        let _p_files = ::meshspec_runtime::field(
             "files",
             || {
                 let _at = _io.pos();
@@ -2611,11 +2878,13 @@ impl crate::rt::Codec for Payload {
                         if L { files.len() } else { 0 },
                     );
                     for (_i, _v) in files.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        let _p = (|| -> ::meshspec_runtime::Result<_> {
                             let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = ::meshspec_runtime::Codec::write_out::<
+                                    L,
+                                >(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -2624,14 +2893,14 @@ impl crate::rt::Codec for Payload {
                             _ps.push(_p);
                         }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
+                    ::meshspec_runtime::Each {
+                        span: ::meshspec_runtime::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _p_pad_directory = crate::rt::field(
+        let _p_pad_directory = ::meshspec_runtime::field(
             "pad_directory",
             || {
                 let _at = _io.pos();
@@ -2639,12 +2908,15 @@ impl crate::rt::Codec for Payload {
                     let _v = pad_directory;
                     {
                         {
-                            let _n = crate::rt::input::count(
+                            let _n = ::meshspec_runtime::input::count(
                                 _at,
-                                crate::rt::codec::rem(
+                                ::meshspec_runtime::codec::rem(
                                     ((4i128))
                                         .wrapping_sub(
-                                            crate::rt::codec::rem((_io.io_pos() as i128), (4i128)),
+                                            ::meshspec_runtime::codec::rem(
+                                                (_io.io_pos() as i128),
+                                                (4i128),
+                                            ),
                                         ),
                                     (4i128),
                                 ),
@@ -2655,13 +2927,13 @@ impl crate::rt::Codec for Payload {
                             } else {
                                 _io.zeros(_n);
                             }
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_data = crate::rt::field(
+        let _p_data = ::meshspec_runtime::field(
             "data",
             || {
                 let _at = _io.pos();
@@ -2670,7 +2942,7 @@ impl crate::rt::Codec for Payload {
                     {
                         {
                             _io.bytes(_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -2679,7 +2951,7 @@ impl crate::rt::Codec for Payload {
         Ok(
             if L {
                 Some(PayloadPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     num_files: _p_num_files,
                     files: _p_files,
                     pad_directory: _p_pad_directory,
@@ -2696,21 +2968,25 @@ impl crate::rt::Codec for Payload {
             + {
                 let _l = files;
                 _l.iter()
-                    .map(|_x| <FileEntry as crate::rt::Codec>::size_hint(_x))
+                    .map(|_x| <FileEntry as ::meshspec_runtime::Codec>::size_hint(_x))
                     .sum::<usize>()
             } + pad_directory.len() + data.len()
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "payload",
         doc: "The decompressed payload of a UnityWeb or UnityRaw bundle - the directory of its files,\nthen their bytes. Big endian like the header.\n",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "num_files",
                 ty: "s4",
                 orig_id: ::std::option::Option::Some("nodesCount"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "4 in the real file; UnityPy, AssetStudio and AssetRipper read it as a signed 32-bit count",
@@ -2722,11 +2998,13 @@ impl crate::rt::Codec for Payload {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "files",
                 ty: "file_entry[]",
                 orig_id: ::std::option::Option::Some("m_DirectoryInfo"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "two assemblies, sharedassets0.assets and mainData in the real file",
@@ -2734,8 +3012,8 @@ impl crate::rt::Codec for Payload {
                 reading: ::std::option::Option::None,
                 doc: "The files of the bundle, as ranges of the payload.",
                 when: ::std::option::Option::None,
-                of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: &|| <FileEntry as crate::rt::Codec>::INFO,
+                of: ::std::option::Option::Some(::meshspec_runtime::Nested {
+                    info: &|| <FileEntry as ::meshspec_runtime::Codec>::INFO,
                     args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
@@ -2745,11 +3023,13 @@ impl crate::rt::Codec for Payload {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "pad_directory",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("(reader.AlignStream())"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Sourced,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "AssetRipper (RawWebBundleFile.ReadMetadata aligns to 4); three zero bytes in the real file",
@@ -2761,11 +3041,13 @@ impl crate::rt::Codec for Payload {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "data",
                 ty: "bytes",
                 orig_id: ::std::option::Option::Some("(the files' data)"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the real file, files at offsets 124 to 187,540",
@@ -2779,12 +3061,12 @@ impl crate::rt::Codec for Payload {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let PayloadRef { num_files, files, pad_directory, data, .. } = view;
         {
             let _x = num_files;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -2793,22 +3075,22 @@ impl crate::rt::Codec for Payload {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <FileEntry as crate::rt::Codec>::visit(_e, _vis);
+                    <FileEntry as ::meshspec_runtime::Codec>::visit(_e, _vis);
                 }
             };
             _vis.leave();
         }
         {
             let _x = pad_directory;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = data;
-            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[3usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(Payload, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(Payload, ENDIAN);
 impl PayloadRef<'_> {
     /// The owned [`Payload`] (copies every view).
     pub fn own(&self) -> Payload {
@@ -2820,104 +3102,124 @@ impl PayloadRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for PayloadPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for PayloadPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, PayloadPos> {
+/// The places of the fields of a [`Payload`]: `rt::Place`'s accessors for [`PayloadPos`].
+pub trait PayloadPlace {
     /// The place of `num_files`.
-    pub fn num_files(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn num_files(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `files`.
+    fn files(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<FileEntryPos>>;
+    /// The place of `pad_directory`.
+    fn pad_directory(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `data`.
+    fn data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl PayloadPlace for ::meshspec_runtime::Place<'_, PayloadPos> {
+    #[inline]
+    fn num_files(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("num_files", &self.get().num_files)
     }
-    /// The place of `files`.
-    pub fn files(&self) -> crate::rt::Place<'_, crate::rt::Each<FileEntryPos>> {
+    #[inline]
+    fn files(
+        &self,
+    ) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Each<FileEntryPos>> {
         self.field("files", &self.get().files)
     }
-    /// The place of `pad_directory`.
-    pub fn pad_directory(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn pad_directory(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("pad_directory", &self.get().pad_directory)
     }
-    /// The place of `data`.
-    pub fn data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("data", &self.get().data)
     }
 }
-impl crate::rt::Walk for PayloadPos {
+impl ::meshspec_runtime::Walk for PayloadPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <Payload as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <Payload as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_files")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("num_files")),
             |path| {
                 let p = &self.num_files;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("files")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("files")),
             |path| {
                 let p = &self.files;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
-                    crate::rt::meta::under(
+                    ::meshspec_runtime::meta::under(
                         path,
-                        crate::rt::Seg::Index(i),
+                        ::meshspec_runtime::Seg::Index(i),
                         |path| {
                             visit(
                                 path,
-                                crate::rt::Spanned::span(&e),
+                                ::meshspec_runtime::Spanned::span(&e),
                                 &_f[1usize],
                                 !true,
                             );
-                            crate::rt::Walk::walk(&e, path, visit);
+                            ::meshspec_runtime::Walk::walk(&e, path, visit);
                         },
                     );
                 }
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_directory")),
+            ::meshspec_runtime::Seg::Field(
+                ::std::borrow::Cow::Borrowed("pad_directory"),
+            ),
             |path| {
                 let p = &self.pad_directory;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("data")),
             |path| {
                 let p = &self.data;
-                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[3usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <Payload as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.num_files), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.files), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.pad_directory), &_f[2usize]);
-        visit(crate::rt::Spanned::span(&self.data), &_f[3usize]);
+        let _f = <Payload as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.num_files), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.files), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.pad_directory), &_f[2usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.data), &_f[3usize]);
     }
 }
-impl crate::rt::Root for Payload {
+impl ::meshspec_runtime::Root for Payload {
     const ID: &'static str = "unity-web-payload";
     const ROOT: &'static str = "payload";
     const DESCRIPTION: &'static str = "The decompressed payload of a UnityWeb or UnityRaw bundle - the directory of its files, then their bytes.";
@@ -2925,9 +3227,13 @@ impl crate::rt::Root for Payload {
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[Payload::REL_FILES_INSIDE_DATA];
+    const RULES: &'static [&'static ::meshspec_runtime::Rule] = &[
+        Payload::REL_FILES_INSIDE_DATA,
+    ];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
-    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+    fn args(
+        params: &dyn ::meshspec_runtime::Params,
+    ) -> ::meshspec_runtime::Result<Self::Args> {
         let _ = params;
         Ok(())
     }
@@ -2935,7 +3241,14 @@ impl crate::rt::Root for Payload {
 /// One file of the bundle (AssetRipper's RawWebNode).
 ///
 /// Type `file_entry` of `spec/unity_web.ksy`. Observed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::meshspec_runtime::serde::Serialize,
+    ::meshspec_runtime::serde::Deserialize
+)]
+#[serde(crate = "::meshspec_runtime::serde")]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct FileEntry {
@@ -2966,63 +3279,63 @@ pub struct FileEntryRef<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileEntryPos {
     /// The whole value.
-    pub _span: crate::rt::Span,
+    pub _span: ::meshspec_runtime::Span,
     /// Where `path` lies.
-    pub path: crate::rt::Span,
+    pub path: ::meshspec_runtime::Span,
     /// Where `ofs_data` lies.
-    pub ofs_data: crate::rt::Span,
+    pub ofs_data: ::meshspec_runtime::Span,
     /// Where `len_data` lies.
-    pub len_data: crate::rt::Span,
+    pub len_data: ::meshspec_runtime::Span,
 }
 impl FileEntry {
     /// Where `path` starts, from the start of the type.
     pub const OFFSET_PATH: u64 = 0;
 }
-impl crate::rt::Codec for FileEntry {
+impl ::meshspec_runtime::Codec for FileEntry {
     type Args = ();
     type Ref<'a> = FileEntryRef<'a>;
     type Pos = FileEntryPos;
     const MIN_SIZE: u64 = 9u64;
     fn read_in<'a, const L: bool>(
-        _io: &mut crate::rt::Input<'a>,
+        _io: &mut ::meshspec_runtime::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+    ) -> ::meshspec_runtime::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (path, _p_path) = crate::rt::field(
+        let (path, _p_path) = ::meshspec_runtime::field(
             "path",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = _io.strz("UTF-8")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (ofs_data, _p_ofs_data) = crate::rt::field(
+        let (ofs_data, _p_ofs_data) = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let (len_data, _p_len_data) = crate::rt::field(
+        let (len_data, _p_len_data) = ::meshspec_runtime::field(
             "len_data",
             || {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _io.prim::<u32>(::binrw::Endian::Big, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                        let _v = _io.prim::<u32>(::meshspec_runtime::Endian::Big, "u4")?;
+                        (_v, ::meshspec_runtime::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3036,7 +3349,7 @@ impl crate::rt::Codec for FileEntry {
             },
             if L {
                 Some(FileEntryPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     path: _p_path,
                     ofs_data: _p_ofs_data,
                     len_data: _p_len_data,
@@ -3051,13 +3364,13 @@ impl crate::rt::Codec for FileEntry {
     }
     fn write_out<const L: bool>(
         &self,
-        _io: &mut crate::rt::Output,
+        _io: &mut ::meshspec_runtime::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+    ) -> ::meshspec_runtime::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
         let FileEntry { path, ofs_data, len_data } = self;
-        let _p_path = crate::rt::field(
+        let _p_path = ::meshspec_runtime::field(
             "path",
             || {
                 let _at = _io.pos();
@@ -3066,13 +3379,13 @@ impl crate::rt::Codec for FileEntry {
                     {
                         {
                             _io.strz(_v)?;
-                            crate::rt::Span::new(_at, _io.pos())
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_ofs_data = crate::rt::field(
+        let _p_ofs_data = ::meshspec_runtime::field(
             "ofs_data",
             || {
                 let _at = _io.pos();
@@ -3080,14 +3393,14 @@ impl crate::rt::Codec for FileEntry {
                     let _v = ofs_data;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _p_len_data = crate::rt::field(
+        let _p_len_data = ::meshspec_runtime::field(
             "len_data",
             || {
                 let _at = _io.pos();
@@ -3095,8 +3408,8 @@ impl crate::rt::Codec for FileEntry {
                     let _v = len_data;
                     {
                         {
-                            _io.prim(::binrw::Endian::Big, *_v);
-                            crate::rt::Span::new(_at, _io.pos())
+                            _io.prim(::meshspec_runtime::Endian::Big, *_v);
+                            ::meshspec_runtime::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3105,7 +3418,7 @@ impl crate::rt::Codec for FileEntry {
         Ok(
             if L {
                 Some(FileEntryPos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    _span: ::meshspec_runtime::Span::new(_start, _io.pos()),
                     path: _p_path,
                     ofs_data: _p_ofs_data,
                     len_data: _p_len_data,
@@ -3119,17 +3432,21 @@ impl crate::rt::Codec for FileEntry {
         let FileEntry { path, ofs_data, len_data, .. } = self;
         0usize + path.len() + 1 + 4usize + 4usize
     }
-    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+    const INFO: &'static ::meshspec_runtime::TypeInfo = &::meshspec_runtime::TypeInfo {
         name: "file_entry",
         doc: "One file of the bundle (AssetRipper's RawWebNode).",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        confidence: ::std::option::Option::Some(
+            ::meshspec_runtime::Confidence::Observed,
+        ),
         params: &[],
         fields: &[
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "path",
                 ty: "strz",
                 orig_id: ::std::option::Option::Some("path"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "mainData, sharedassets0.assets, Assembly-CSharp.dll ... in the real file",
@@ -3141,11 +3458,13 @@ impl crate::rt::Codec for FileEntry {
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "ofs_data",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("offset"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the real file; UnityPy and AssetStudio read it unsigned, AssetRipper signed",
@@ -3157,11 +3476,13 @@ impl crate::rt::Codec for FileEntry {
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
-            crate::rt::FieldInfo {
+            ::meshspec_runtime::FieldInfo {
                 id: "len_data",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("size"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(
+                    ::meshspec_runtime::Confidence::Observed,
+                ),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "the real file; UnityPy and AssetStudio read it unsigned, AssetRipper signed",
@@ -3175,24 +3496,24 @@ impl crate::rt::Codec for FileEntry {
             },
         ],
     };
-    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn ::meshspec_runtime::Visitor) {
         let _f = Self::INFO.fields;
         let FileEntryRef { path, ofs_data, len_data, .. } = view;
         {
             let _x = path;
-            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
+            _vis.leaf(&_f[0usize], ::meshspec_runtime::Scalar::from(&**_x));
         }
         {
             let _x = ofs_data;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[1usize], ::meshspec_runtime::Scalar::from(*_x));
         }
         {
             let _x = len_data;
-            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[2usize], ::meshspec_runtime::Scalar::from(*_x));
         }
     }
 }
-crate::rt::codec::binrw_adapter!(FileEntry, ENDIAN);
+::meshspec_runtime::codec::binrw_adapter!(FileEntry, ENDIAN);
 impl FileEntryRef<'_> {
     /// The owned [`FileEntry`] (copies every view).
     pub fn own(&self) -> FileEntry {
@@ -3203,72 +3524,84 @@ impl FileEntryRef<'_> {
         }
     }
 }
-impl crate::rt::Spanned for FileEntryPos {
-    fn span(&self) -> crate::rt::Span {
+impl ::meshspec_runtime::Spanned for FileEntryPos {
+    fn span(&self) -> ::meshspec_runtime::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, FileEntryPos> {
+/// The places of the fields of a [`FileEntry`]: `rt::Place`'s accessors for [`FileEntryPos`].
+pub trait FileEntryPlace {
     /// The place of `path`.
-    pub fn path(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    fn path(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `ofs_data`.
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+    /// The place of `len_data`.
+    fn len_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span>;
+}
+impl FileEntryPlace for ::meshspec_runtime::Place<'_, FileEntryPos> {
+    #[inline]
+    fn path(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("path", &self.get().path)
     }
-    /// The place of `ofs_data`.
-    pub fn ofs_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn ofs_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("ofs_data", &self.get().ofs_data)
     }
-    /// The place of `len_data`.
-    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+    #[inline]
+    fn len_data(&self) -> ::meshspec_runtime::Place<'_, ::meshspec_runtime::Span> {
         self.field("len_data", &self.get().len_data)
     }
 }
-impl crate::rt::Walk for FileEntryPos {
+impl ::meshspec_runtime::Walk for FileEntryPos {
     fn walk(
         &self,
-        path: &mut crate::rt::Path,
+        path: &mut ::meshspec_runtime::Path,
         visit: &mut dyn FnMut(
-            &crate::rt::Path,
-            crate::rt::Span,
-            &'static crate::rt::FieldInfo,
+            &::meshspec_runtime::Path,
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
             bool,
         ),
     ) {
-        let _f = <FileEntry as crate::rt::Codec>::INFO.fields;
-        crate::rt::meta::under(
+        let _f = <FileEntry as ::meshspec_runtime::Codec>::INFO.fields;
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("path")),
             |path| {
                 let p = &self.path;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[0usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data")),
             |path| {
                 let p = &self.ofs_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[1usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
-        crate::rt::meta::under(
+        ::meshspec_runtime::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            ::meshspec_runtime::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
             |path| {
                 let p = &self.len_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
-                crate::rt::Walk::walk(p, path, visit);
+                visit(path, ::meshspec_runtime::Spanned::span(p), &_f[2usize], !false);
+                ::meshspec_runtime::Walk::walk(p, path, visit);
             },
         );
     }
     fn own_fields(
         &self,
-        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+        visit: &mut dyn FnMut(
+            ::meshspec_runtime::Span,
+            &'static ::meshspec_runtime::FieldInfo,
+        ),
     ) {
-        let _f = <FileEntry as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.path), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.len_data), &_f[2usize]);
+        let _f = <FileEntry as ::meshspec_runtime::Codec>::INFO.fields;
+        visit(::meshspec_runtime::Spanned::span(&self.path), &_f[0usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.ofs_data), &_f[1usize]);
+        visit(::meshspec_runtime::Spanned::span(&self.len_data), &_f[2usize]);
     }
 }

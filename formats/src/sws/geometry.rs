@@ -9,7 +9,8 @@
 
 use super::relations::{submesh_ranges, with_copy};
 use crate::generated::sws_mesh::{
-    CompiledMeshRef, Float3, Float3RunRef, SubmeshPos, SubmeshRef, SwsMeshPos, SwsMeshRef,
+    CompiledMeshRef, Float3, Float3RunRef, InlineSubmeshPlace, SubmeshPos, SubmeshRef,
+    SwsMeshPlace, SwsMeshPos, SwsMeshRef,
 };
 use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::scene::{Colors, Material, Mesh, Mode, MorphTarget, Primitive, Scene};

@@ -3,7 +3,10 @@
 //! what a viewer shows back to the bytes. Every range is one the reader recorded.
 
 use super::relations::with_copy;
-use crate::generated::sws_mesh::{SubmeshPos, SubmeshRef, SwsMeshPos, SwsMeshRef};
+use crate::generated::sws_mesh::{
+    MorphChannelRunPlace, SubmeshPlace, SubmeshPos, SubmeshRef, SwsMeshPlace, SwsMeshPos,
+    SwsMeshRef, UvChannelRunPlace,
+};
 use crate::rt::{Place, Spanned};
 use crate::scene::{Extras, Origin, SourceRange};
 use serde_json::json;

@@ -9,8 +9,11 @@
 //! judges the part inside a Mesh body and on its own.
 
 use crate::generated::sws_mesh::{
-    CompiledMesh, CompiledMeshPos, CompiledMeshRef, DrawRange, DrawRangePos, Float3RunRef, Submesh,
-    SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos, SwsMeshRef,
+    CompiledMesh, CompiledMeshPlace, CompiledMeshPos, CompiledMeshRef, DrawRange, DrawRangePlace,
+    DrawRangePos, Float2RunPlace, Float3RunPlace, Float3RunRef, InlineSubmeshPlace,
+    MorphChannelPlace, MorphChannelRunPlace, PaletteBlockPlace, PalettePlace, Submesh,
+    SubmeshPlace, SubmeshPointerPlace, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPlace, SwsMeshPos,
+    SwsMeshRef, U16RunPlace, U32RunPlace, U8RunPlace, UvChannelPlace, UvChannelRunPlace,
 };
 use crate::rt::{Blocks, ErrorKind, Place, Span, Strided};
 use crate::verdict::Judge;

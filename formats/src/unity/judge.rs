@@ -6,7 +6,8 @@
 use super::decode::{self, DataSize, Source};
 use super::stream;
 use crate::generated::unity_mesh::{
-    StreamingInfoPos, UnityMesh, UnityMeshPos, UnityMeshRef, VertexDataPos, VertexDataRef,
+    AlignedBytesPlace, MinMaxAabbVectorPlace, StreamingInfoPlace, StreamingInfoPos, UnityMesh,
+    UnityMeshPlace, UnityMeshPos, UnityMeshRef, VertexDataPlace, VertexDataPos, VertexDataRef,
 };
 use crate::rt::{ErrorKind, Place};
 use crate::verdict::Judge;

@@ -7,7 +7,9 @@
 
 use super::decode::{is_compressed, stored_run};
 use super::stream;
-use crate::generated::unity_mesh::{UnityMeshPos, UnityMeshRef};
+use crate::generated::unity_mesh::{
+    AlignedBytesPlace, UnityMeshPlace, UnityMeshPos, UnityMeshRef, VertexDataPlace,
+};
 use crate::rt::{Place, Root};
 use crate::scene::{Extras, Mesh, SourceRange};
 use serde_json::json;

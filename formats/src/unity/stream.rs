@@ -10,7 +10,9 @@
 //! ([`judge`]); decoding reads exactly the range, once ([`read`]).
 
 use crate::context::{Context, HeldBytes};
-use crate::generated::unity_mesh::{StreamingInfoPos, StreamingInfoRef, UnityMeshRef};
+use crate::generated::unity_mesh::{
+    StreamingInfoPlace, StreamingInfoPos, StreamingInfoRef, UnityMeshRef,
+};
 use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::verdict::Judge;
 use std::borrow::Cow;

@@ -4,7 +4,7 @@
 //! everything after (indices, skin, the common model) is the same for every era.
 
 use super::{needs, Channel, ChannelData, VertexFormat};
-use crate::generated::unity_mesh::{UnityMesh, UnityMeshPos, UnityMeshRef};
+use crate::generated::unity_mesh::{UnityMesh, UnityMeshPlace, UnityMeshPos, UnityMeshRef};
 use crate::rt::Place;
 use crate::verdict::Judge;
 

@@ -22,7 +22,7 @@ use super::format::VertexFormat;
 use super::packed::{self, unpack_floats, unpack_ints, Packed, PackedAt};
 use super::skin::{bone_expected, first_bad_bone};
 use super::{slot, Channel, ChannelData};
-use crate::generated::unity_mesh::{CompressedMeshPos, CompressedMeshRef};
+use crate::generated::unity_mesh::{CompressedMeshPlace, CompressedMeshPos, CompressedMeshRef};
 use crate::rt::{ErrorKind, Place};
 use crate::verdict::Judge;
 

@@ -9,7 +9,8 @@ use super::compressed::judge_triangles;
 use super::packed::{unpack_ints, Packed, PackedAt};
 use super::{needs, needs_at};
 use crate::generated::unity_mesh::{
-    IndexRunPos, IndexRunRef, SubMesh as StoredSubMesh, UnityMesh, UnityMeshPos, UnityMeshRef,
+    CompressedMeshPlace, IndexBufferPlace, IndexRunPlace, IndexRunPos, IndexRunRef,
+    SubMesh as StoredSubMesh, SubMeshPlace, UnityMesh, UnityMeshPlace, UnityMeshPos, UnityMeshRef,
 };
 use crate::rt::{Error, ErrorKind, Nums, Path, Place, Span, Strided};
 use crate::verdict::Judge;

@@ -12,7 +12,9 @@
 use super::format::VertexFormat;
 use super::table::{entry_at, Table};
 use super::{needs, slot, CHANNELS};
-use crate::generated::unity_mesh::{VertexDataPos, VertexDataRef};
+use crate::generated::unity_mesh::{
+    StreamInfoFixedPlace, StreamInfoPlace, VertexDataPlace, VertexDataPos, VertexDataRef,
+};
 use crate::rt::{ErrorKind, Place, Span};
 use crate::verdict::Judge;
 

@@ -10,8 +10,9 @@
 
 use super::UnityMeshData;
 use crate::generated::unity_mesh::{
-    BlendShapeDataPos, BlendShapeDataRef, BlendShapeVertex, BlendShapeVertexPos, UnityMesh,
-    UnityMeshPos, UnityMeshRef,
+    BlendShapeDataPlace, BlendShapeDataPos, BlendShapeDataRef, BlendShapeVertex,
+    BlendShapeVertexPlace, BlendShapeVertexPos, LegacyBlendShapePlace, MeshBlendShapeChannelPlace,
+    MeshBlendShapePlace, UnityMesh, UnityMeshPlace, UnityMeshPos, UnityMeshRef,
 };
 use crate::rt::{Error, ErrorKind, Place, Result, Span, Strided};
 use crate::verdict::Judge;

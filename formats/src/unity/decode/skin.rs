@@ -20,7 +20,8 @@ use super::table::{entry_at, Entry, Table};
 use super::{needs, slot, ChannelData, Source, UnityMeshData};
 use crate::context::SkinWeights;
 use crate::generated::unity_mesh::{
-    BoneWeights4VectorRef, UnityMesh, UnityMeshPos, UnityMeshRef, VariableBoneCountWeightsPos,
+    BoneWeights4Place, BoneWeights4VectorPlace, BoneWeights4VectorRef, UnityMesh, UnityMeshPlace,
+    UnityMeshPos, UnityMeshRef, VariableBoneCountWeightsPlace, VariableBoneCountWeightsPos,
     VertexDataPos,
 };
 use crate::rt::{ErrorKind, Place};

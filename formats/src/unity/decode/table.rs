@@ -13,9 +13,11 @@
 use super::format::VertexFormat;
 use super::{slot, CHANNELS};
 use crate::generated::unity_mesh::{
-    ChannelFormatLegacy as Legacy, ChannelInfo2017Pos, ChannelInfoLegacyPos, ChannelInfoPos,
-    ShaderChannel as Order14, ShaderChannel4 as Order6, ShaderChannel5 as Order8, UnityMesh,
-    VertexDataPos, VertexDataRef, VertexFormat2017 as F2017,
+    ChannelFormatLegacy as Legacy, ChannelInfo2017Place, ChannelInfo2017Pos,
+    ChannelInfoLegacyPlace, ChannelInfoLegacyPos, ChannelInfoPlace, ChannelInfoPos,
+    ShaderChannel as Order14, ShaderChannel4 as Order6, ShaderChannel5 as Order8,
+    StreamInfoFixedPlace, UnityMesh, VertexDataPlace, VertexDataPos, VertexDataRef,
+    VertexFormat2017 as F2017,
 };
 use crate::rt::{Place, Rule, Span};
 

@@ -12,7 +12,8 @@ use super::compress::{self, decompress_into, stored_size, Limits, Method};
 use super::{Located, Shared};
 use crate::context::{Context, HeldBytes};
 use crate::generated::unity_bundle::{
-    BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos, UnityBundleRef,
+    BlocksInfo, BlocksInfoPlace, BlocksInfoPos, BlocksInfoRef, Header, HeaderPlace, NodePlace,
+    UnityBundle, UnityBundlePlace, UnityBundlePos, UnityBundleRef,
 };
 use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
 use rayon::prelude::*;

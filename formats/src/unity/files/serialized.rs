@@ -7,9 +7,10 @@ use super::typetree::{self, RawNode, RefType, Trees, TypeTree, Value};
 use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_serialized::{
-    BuildTarget, CommonString, MetadataRef, ObjectInfoRef, OldTypeTreeNodePos, OldTypeTreeNodeRef,
-    SerializedTypePos, SerializedTypeRef, UnityClass, UnitySerialized, UnitySerializedPos,
-    UnitySerializedRef,
+    BuildTarget, CommonString, HeaderPlace, HeaderWidePlace, MetadataPlace, MetadataRef,
+    ObjectInfoPlace, ObjectInfoRef, OldTypeTreeNodePlace, OldTypeTreeNodePos, OldTypeTreeNodeRef,
+    SerializedTypePlace, SerializedTypePos, SerializedTypeRef, TypeTreeNodePlace, TypeTreePlace,
+    UnityClass, UnitySerialized, UnitySerializedPlace, UnitySerializedPos, UnitySerializedRef,
 };
 use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity, Span};

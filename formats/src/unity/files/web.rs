@@ -15,8 +15,8 @@ use super::compress::{compress, decompress_into, Limits, Method};
 use super::{serialized, Located};
 use crate::context::Context;
 use crate::generated::unity_web::{
-    Container as Kind, FileEntry, Header, Payload, PayloadPos, PayloadRef, UnityWeb, UnityWebPos,
-    UnityWebRef,
+    Container as Kind, FileEntry, FileEntryPlace, Header, HeaderPlace, LevelPlace, Payload,
+    PayloadPlace, PayloadPos, PayloadRef, UnityWeb, UnityWebPlace, UnityWebPos, UnityWebRef,
 };
 use crate::rt::{Error, ErrorKind, Place, Root};
 

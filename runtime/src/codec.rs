@@ -154,6 +154,20 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
         Ok(Self::own(&p.value))
     }
 
+    /// Reads `input` (located) and runs the checks that do not refuse it: the field checks the
+    /// spec makes warnings and the relations it states as expressions (`-check`). Returns every
+    /// failure, each with its offset, field path and severity (a relation's follows from its
+    /// `-confidence`: proven is [`Severity::Error`](super::rule::Severity)); an input the reader
+    /// refuses is the error.
+    fn findings<P: Params + ?Sized>(input: &[u8], params: &P) -> Result<Vec<Error>> {
+        let p = Self::read::<true>(input, &ParamsRef(params))?;
+        let mut out = p.warnings;
+        if let Some(pos) = &p.pos {
+            Self::checks(&p.value, &Place::root(pos, Self::ROOT), &mut out);
+        }
+        Ok(out)
+    }
+
     /// Writes the value into a new buffer.
     fn to_bytes<P: Params + ?Sized>(&self, params: &P) -> Result<Vec<u8>> {
         Ok(self.write::<false>(&ParamsRef(params))?.0)
@@ -289,38 +303,43 @@ pub fn variant_name<T: Variant>(v: &T) -> String {
 
 /// binrw's `BinRead`/`BinWrite` for a generated type, on top of its [`Codec`]: a stream is
 /// read from its position to its end, and left just after the value.
+#[macro_export]
 macro_rules! binrw_adapter {
     ($t:ty, $endian:expr) => {
-        impl ::binrw::BinRead for $t {
-            type Args<'a> = <$t as $crate::rt::Codec>::Args;
-            fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
+        impl $crate::binrw::BinRead for $t {
+            type Args<'a> = <$t as $crate::Codec>::Args;
+            fn read_options<R: $crate::binrw::io::Read + $crate::binrw::io::Seek>(
                 r: &mut R,
-                _endian: ::binrw::Endian,
+                _endian: $crate::binrw::Endian,
                 args: Self::Args<'_>,
-            ) -> ::binrw::BinResult<Self> {
-                $crate::rt::codec::binrw_read::<$t, R>(r, args)
+            ) -> $crate::binrw::BinResult<Self> {
+                $crate::codec::binrw_read::<$t, R>(r, args)
             }
         }
-        impl ::binrw::BinWrite for $t {
-            type Args<'a> = <$t as $crate::rt::Codec>::Args;
-            fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+        impl $crate::binrw::BinWrite for $t {
+            type Args<'a> = <$t as $crate::Codec>::Args;
+            fn write_options<W: $crate::binrw::io::Write + $crate::binrw::io::Seek>(
                 &self,
                 w: &mut W,
-                _endian: ::binrw::Endian,
+                _endian: $crate::binrw::Endian,
                 args: Self::Args<'_>,
-            ) -> ::binrw::BinResult<()> {
-                $crate::rt::codec::binrw_write::<$t, W>(self, w, args)
+            ) -> $crate::binrw::BinResult<()> {
+                $crate::codec::binrw_write::<$t, W>(self, w, args)
             }
         }
-        impl ::binrw::meta::ReadEndian for $t {
-            const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian($endian);
+        impl $crate::binrw::meta::ReadEndian for $t {
+            const ENDIAN: $crate::binrw::meta::EndianKind =
+                $crate::binrw::meta::EndianKind::Endian($endian);
         }
-        impl ::binrw::meta::WriteEndian for $t {
-            const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian($endian);
+        impl $crate::binrw::meta::WriteEndian for $t {
+            const ENDIAN: $crate::binrw::meta::EndianKind =
+                $crate::binrw::meta::EndianKind::Endian($endian);
         }
     };
 }
-pub(crate) use binrw_adapter;
+// Where generated code names it (`macro_export` puts it at the crate root).
+#[doc(inline)]
+pub use crate::binrw_adapter;
 
 #[doc(hidden)]
 pub fn binrw_read<T: Codec, R: binrw::io::Read + binrw::io::Seek>(

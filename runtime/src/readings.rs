@@ -8,8 +8,9 @@ use std::sync::Mutex;
 static ON: AtomicBool = AtomicBool::new(false);
 static COUNTS: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 
-/// One reading of an input as layout `id`.
-pub(crate) fn note(id: &'static str) {
+/// One reading of an input as layout `id` ([`crate::Root::read`] notes its own; the interpreter
+/// notes the readings it makes).
+pub fn note(id: &'static str) {
     if ON.load(Ordering::Relaxed) {
         if let Ok(mut c) = COUNTS.lock() {
             *c.entry(id).or_default() += 1;
