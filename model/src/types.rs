@@ -28,7 +28,8 @@ pub struct Prim {
 }
 
 impl Prim {
-    pub(crate) fn parse(s: &str) -> Option<Prim> {
+    /// A number type's name (`u4`, `s2be`, `f8le`).
+    pub fn parse(s: &str) -> Option<Prim> {
         let (base, endian) = if let Some(b) = s.strip_suffix("le") {
             (b, Some(Endian::Le))
         } else if let Some(b) = s.strip_suffix("be") {

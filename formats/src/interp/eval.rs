@@ -319,6 +319,15 @@ impl Scope<'_> {
                 let (x, y, ty) = self.alike(x, y)?;
                 v(CE::Cond(Box::new(c), Box::new(x), Box::new(y)), ty)
             }
+            Expr::Float(_)
+            | Expr::Str(_)
+            | Expr::Array(_)
+            | Expr::Index(..)
+            | Expr::Call(..)
+            | Expr::Cast(..)
+            | Expr::SizeOf { .. } => Err(format!(
+                "`{e}`: only integer and condition expressions are evaluated while reading (no floats, text, arrays, indexing, methods, casts or sizeof yet)"
+            )),
         }
     }
 

@@ -13,9 +13,11 @@
 //! file name, same text) is the one loaded first.
 
 mod check;
+mod encoding;
 mod eval;
 mod json;
 mod plan;
+mod query;
 mod read;
 mod tables;
 #[cfg(test)]
@@ -32,6 +34,7 @@ use crate::scene::Scene;
 use crate::verdict::{self, Judge};
 use meshspec_model::reachable;
 use plan::Plan;
+pub use query::Answer;
 use read::Reader;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -221,6 +224,35 @@ impl Layout {
         dump::build_with(&Source(self), d, ctx, |bytes, ctx| {
             self.read(bytes, ctx, true).verdict
         })
+    }
+
+    /// Reads `input` as far as the type goes (bytes after it are Kaitai's to leave, not an
+    /// error here) and answers each expression over the value read: `Err` of the reading, or
+    /// each answer or why it has none.
+    pub(crate) fn query(
+        &'static self,
+        input: &[u8],
+        ctx: &Context,
+        exprs: &[&str],
+    ) -> Result<Vec<std::result::Result<query::Answer, String>>> {
+        let reader = Reader {
+            plan: self.plan(),
+            loc: false,
+        };
+        let tp = &self.plan().types[self.ty];
+        let args = read::root_args(tp, ctx)?;
+        let mut io = crate::rt::Input::new(input);
+        let (v, _) = reader
+            .read_type(&mut io, self.ty, &args)
+            .map_err(|e| e.rooted(self.root.to_string()))?;
+        let q = query::Query::new(self.plan(), self.ty, v);
+        Ok(exprs
+            .iter()
+            .map(|text| {
+                let e = meshspec_model::expr::parse(text)?;
+                q.answer(&e)
+            })
+            .collect())
     }
 
     /// Whether `ctx` gives every parameter the layout needs.

@@ -390,19 +390,9 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         measured_before,
         fallible: false,
     };
-    // Every instance becomes a method of the generated types: one the generated code could
-    // not compute is refused (outside the reader and the writer, so without `_io`).
-    for i in &t.instances {
-        let v = scope(t.fields.len(), None)
-            .compile(&i.value)
-            .map_err(|e| format!("{}.{}: {e}", t.name, i.id))?;
-        if !matches!(v.ty, Ty::Int | Ty::Bool) {
-            return Err(format!(
-                "{}.{}: an instance is an integer or a condition",
-                t.name, i.id
-            ));
-        }
-    }
+    // An instance the reader's expressions cannot compute (text, floats, arrays, `_parent`)
+    // is still answered over a value read (`query`); an expression of the reader that names
+    // one is refused when it is compiled.
     let order = match &t.endian {
         None => Order::Fixed(self::order(spec.endian)),
         Some(TypeEndian::Fixed(e)) => Order::Fixed(self::order(*e)),
