@@ -91,6 +91,9 @@ fn check_keys(m: &Node, allowed: &[&str], what: &str) -> R<()> {
             });
         };
         if !allowed.contains(&k_text) {
+            if foreign_key(k_text) {
+                continue;
+            }
             return Err(Problem {
                 at: Some(k.at),
                 message: format!(
@@ -101,6 +104,49 @@ fn check_keys(m: &Node, allowed: &[&str], what: &str) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// Every `-` key meshspec itself defines, wherever it goes: one of these where it does not
+/// belong is refused, and so is a near miss of one (`-confidance`).
+pub(crate) const OUR_KEYS: &[&str] = &[
+    "-offset",
+    "-confidence",
+    "-evidence",
+    "-orig-id",
+    "-derive",
+    "-reading",
+    "-severity",
+    "-severity-reason",
+    "-layout",
+    "-relations",
+    "-context",
+    "-default",
+    "-check",
+    "-each",
+    "-at",
+];
+
+/// Whether `k` is another tool's key (`-webide-representation`, `-affected-by`): Kaitai
+/// ignores every key that starts with `-`, and so does meshspec where the key is not its own
+/// and not a near miss of its own (a misspelt key of ours must not pass as documentation).
+pub(crate) fn foreign_key(k: &str) -> bool {
+    k.starts_with('-') && !OUR_KEYS.iter().any(|o| *o == k || edits(o, k) <= 2)
+}
+
+/// The edit distance between two short words.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// The entries of a map node.
@@ -274,7 +320,9 @@ const META_KEYS: &[&str] = &[
     "license",
     "endian",
     "bit-endian",
+    "encoding",
     "ks-version",
+    "ks-debug",
     "xref",
     "tags",
     "-layout",
@@ -435,11 +483,11 @@ fn valid(v: &Node, what: &str) -> R<Valid> {
     }
 }
 
-fn attr(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
-    attr_of(v, where_, bit_le).map_err(at(v))
+fn attr(v: &Node, where_: &str, bit_le: bool, encoding: Option<&str>) -> R<Field> {
+    attr_of(v, where_, bit_le, encoding).map_err(at(v))
 }
 
-fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
+fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>) -> R<Field> {
     let m = map_of(v, where_)?;
     let id = opt_str(m, "id")?.ok_or_else(|| format!("{where_}: an attribute needs an id"))?;
     let what = format!("{where_}.{id}");
@@ -503,6 +551,7 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
                             .clone()
                             .ok_or_else(|| format!("{what}: str needs size"))?,
                         encoding: opt_str(m, "encoding")?
+                            .or(default_encoding.map(str::to_string))
                             .ok_or_else(|| format!("{what}: str needs an encoding"))?,
                     }
                 } else if t == "strz" {
@@ -513,6 +562,7 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
                     }
                     FieldType::Strz {
                         encoding: opt_str(m, "encoding")?
+                            .or(default_encoding.map(str::to_string))
                             .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
                     }
                 } else {
@@ -586,6 +636,10 @@ struct Loader {
     types: Vec<Type>,
     enums: Vec<EnumDef>,
     bit_le: bool,
+    /// The encoding of text fields that name none: `meta.encoding`, or the enclosing type's.
+    encoding: Option<String>,
+    /// The byte order the type being read inherits from the type it is written in.
+    endian: Option<Endian>,
 }
 
 impl Loader {
@@ -672,6 +726,24 @@ impl Loader {
     fn ty(&mut self, name: &str, m: &Node, layout_from_meta: Option<String>) -> R<()> {
         check_keys(m, TYPE_KEYS, name)?;
         self.enums(m, name)?;
+        let (own_endian, own_encoding) = match get(m, "meta") {
+            Some(meta) => {
+                let meta = map_of(meta, &format!("{name}.meta"))?;
+                check_keys(meta, &["endian", "encoding"], &format!("{name}.meta"))?;
+                (
+                    get(meta, "endian")
+                        .map(|e| type_endian(e, name))
+                        .transpose()?,
+                    opt_str(meta, "encoding")?,
+                )
+            }
+            None => None.unzip(),
+        };
+        let endian = own_endian.clone().or(self.endian.map(TypeEndian::Fixed));
+        let saved_encoding = self.encoding.clone();
+        if let Some(e) = &own_encoding {
+            self.encoding = Some(e.clone());
+        }
         let mut params = vec![];
         if let Some(ps) = get(m, "params") {
             for p in items(ps, "params")? {
@@ -726,9 +798,10 @@ impl Loader {
         let mut fields = vec![];
         if let Some(seq) = get(m, "seq") {
             for a in items(seq, "seq")? {
-                fields.push(attr(a, name, self.bit_le)?);
+                fields.push(attr(a, name, self.bit_le, self.encoding.as_deref())?);
             }
         }
+        self.encoding = saved_encoding;
         let mut instances = vec![];
         if let Some(is) = get(m, "instances") {
             for (k, v) in entries(is, "instances")? {
@@ -842,17 +915,17 @@ impl Loader {
             layout,
             min_size: 0,
             fixed_size: None,
-            endian: match get(m, "meta") {
-                Some(meta) => {
-                    let meta = map_of(meta, &format!("{name}.meta"))?;
-                    check_keys(meta, &["endian"], &format!("{name}.meta"))?;
-                    get(meta, "endian")
-                        .map(|e| type_endian(e, name))
-                        .transpose()?
-                }
-                None => None,
-            },
+            endian,
         });
+        // Kaitai's types inherit the byte order and the encoding of the type they are written
+        // in (a computed order is not inherited here: such a type's types state their own).
+        let (outer_endian, outer_encoding) = (self.endian, self.encoding.clone());
+        if let Some(TypeEndian::Fixed(e)) = own_endian {
+            self.endian = Some(e);
+        }
+        if let Some(e) = own_encoding {
+            self.encoding = Some(e);
+        }
         if let Some(ts) = get(m, "types") {
             for (k, v) in entries(ts, "types")? {
                 let tn = str_of(k, "type name")?;
@@ -862,6 +935,7 @@ impl Loader {
                 self.ty(&tn, map_of(v, &tn)?, None)?;
             }
         }
+        (self.endian, self.encoding) = (outer_endian, outer_encoding);
         Ok(())
     }
 }
@@ -918,12 +992,17 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
                 .or_at(get(meta, "id").map_or(meta.at, |n| n.at)),
         );
     }
-    let endian = match opt_str(meta, "endian")?.as_deref() {
-        Some("le") => Endian::Le,
-        Some("be") => Endian::Be,
-        _ => {
-            return Err(Problem::from("meta.endian must be le or be")
-                .or_at(get(meta, "endian").map_or(meta.at, |n| n.at)))
+    // Without `meta.endian` a number needs its own order (`u4le`), as Kaitai has it; the
+    // project's own specs state one (`lint`).
+    let endian = match get(meta, "endian").map(|n| (n, n.as_str())) {
+        None => None,
+        Some((_, Some("le"))) => Some(Endian::Le),
+        Some((_, Some("be"))) => Some(Endian::Be),
+        Some((n, _)) => {
+            return Err(Problem::from(
+                "meta.endian must be le or be (a computed order is for a type's own meta)",
+            )
+            .or_at(n.at))
         }
     };
     let bit_le = match opt_str(meta, "bit-endian")?.as_deref() {
@@ -938,6 +1017,8 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
         types: vec![],
         enums: vec![],
         bit_le,
+        encoding: opt_str(meta, "encoding")?,
+        endian: None,
     };
     let root = Node {
         kind: Kind::Map(
@@ -952,16 +1033,48 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
     let mut spec = Spec {
         file: file.to_string(),
-        title: opt_str(meta, "title")?
-            .ok_or_else(|| Problem::from("meta.title is required").or_at(meta.at))?,
-        application: opt_str(meta, "application")?,
-        extension: opt_str(meta, "file-extension")?,
+        title: opt_str(meta, "title")?.unwrap_or_else(|| id.clone()),
+        application: texts(meta, "application")?,
+        extension: texts(meta, "file-extension")?,
         license: opt_str(meta, "license")?,
         id,
-        endian,
+        endian: endian.unwrap_or(Endian::Le),
+        endian_stated: endian.is_some(),
         types: l.types,
         enums: l.enums,
     };
+    if !spec.endian_stated {
+        for t in spec.types.iter().filter(|t| t.endian.is_none()) {
+            let bare = t.fields.iter().find_map(|f| match f.ty {
+                FieldType::Prim(p) if p.bytes > 1 && p.endian.is_none() => Some((f, p)),
+                _ => None,
+            });
+            if let Some((f, p)) = bare {
+                return Err(Problem::from(format!(
+                    "{}.{}: `{}` has no byte order: the spec gives no meta.endian (give one, or write `{}le`/`{}be`)",
+                    t.name, f.id, p.ksy(), p.ksy(), p.ksy()
+                ))
+                .or_at(f.at));
+            }
+        }
+    }
     crate::resolve::resolve(&mut spec)?;
     Ok(spec)
+}
+
+/// A key that is text or a list of texts (`application`, `file-extension`), joined.
+fn texts(m: &Node, k: &str) -> R<Option<String>> {
+    match get(m, k) {
+        Some(Node {
+            kind: Kind::Seq(items),
+            ..
+        }) => Ok(Some(
+            items
+                .iter()
+                .map(|v| str_of(v, k))
+                .collect::<R<Vec<_>>>()?
+                .join(", "),
+        )),
+        _ => opt_str(m, k),
+    }
 }

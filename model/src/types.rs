@@ -370,11 +370,16 @@ pub struct Spec {
     /// Path relative to the repository (`spec/meshbin.ksy`).
     pub file: String,
     pub id: String,
+    /// `meta.title`, else the id.
     pub title: String,
     pub application: Option<String>,
     pub extension: Option<String>,
     pub license: Option<String>,
+    /// `meta.endian`; little endian where the spec states none (then every number of more
+    /// than one byte states its own, or its type does: the loader refuses it otherwise).
     pub endian: Endian,
+    /// Whether `meta.endian` is given (the project's specs give it: `lint`).
+    pub endian_stated: bool,
     pub types: Vec<Type>,
     pub enums: Vec<EnumDef>,
 }
