@@ -5,6 +5,7 @@
 mod docs;
 mod emit;
 mod fuzz;
+mod gaps;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     for s in &specs {
         require_docs(s)?;
         meshspec_model::require_facts(s).map_err(|e| e.to_string())?;
+        gaps::refuse_gaps(s)?;
     }
     let mut layouts = BTreeMap::new();
     for s in &specs {

@@ -314,7 +314,9 @@ pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
             ListKind::Blocks(r.name.clone())
         }
         FieldType::Bytes(Size::Expr(e))
-            if f.valid.is_none() && !e.names().iter().any(|n| n == "_index") =>
+            if f.valid.is_none()
+                && f.term.is_none()
+                && !e.names().iter().any(|n| n == "_index") =>
         {
             ListKind::Chunks(e.clone())
         }

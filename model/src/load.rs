@@ -285,6 +285,11 @@ const ATTR_KEYS: &[&str] = &[
     "valid",
     "enum",
     "encoding",
+    "terminator",
+    "include",
+    "consume",
+    "eos-error",
+    "pad-right",
     "doc",
     "doc-ref",
     "-offset",
@@ -496,6 +501,9 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         return Err(Problem::from(format!("{what}: ids are snake_case")));
     }
     let size = size_of_attr(m, &what)?;
+    let mut term = term_of(m, &what, size.is_some())?;
+    // Where a terminator ends the value, it lies in the rest of the stream.
+    let size = size.or_else(|| term.map(|_| Size::Eos));
     let type_node = get(m, "type").or(get(m, "contents")).unwrap_or(v);
     let ty = (|| -> R<FieldType> {
         Ok(match (get(m, "type"), get(m, "contents")) {
@@ -554,12 +562,35 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
                             .or(default_encoding.map(str::to_string))
                             .ok_or_else(|| format!("{what}: str needs an encoding"))?,
                     }
-                } else if t == "strz" {
-                    if size.is_some() {
-                        return Err(Problem::from(format!(
-                            "{what}: a sized strz (padded text) is not in the subset"
-                        )));
+                } else if t == "strz"
+                    && (size.is_some()
+                        || term.is_some()
+                        || !["UTF-8", "ASCII"].iter().any(|e| {
+                            opt_str(m, "encoding")
+                                .ok()
+                                .flatten()
+                                .or(default_encoding.map(str::to_string))
+                                .is_some_and(|x| x.eq_ignore_ascii_case(e))
+                        }))
+                {
+                    // Sized, or with `include`/`consume`/`eos-error`: text with terminator 0.
+                    let mut t = term.unwrap_or(Term {
+                        terminator: None,
+                        include: false,
+                        consume: true,
+                        eos_error: true,
+                        pad_right: None,
+                        bounded: size.is_some(),
+                    });
+                    t.terminator = Some(t.terminator.unwrap_or(0));
+                    term = Some(t);
+                    FieldType::Str {
+                        size: size.clone().unwrap_or(Size::Eos),
+                        encoding: opt_str(m, "encoding")?
+                            .or(default_encoding.map(str::to_string))
+                            .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
                     }
+                } else if t == "strz" {
                     FieldType::Strz {
                         encoding: opt_str(m, "encoding")?
                             .or(default_encoding.map(str::to_string))
@@ -610,7 +641,14 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
             "{what}: a `contents` check cannot be a warning: the writer writes the constant, so other bytes would be lost; use a stored field with `valid` instead"
         )));
     }
+    if term.is_some() && !matches!(ty, FieldType::Bytes(_) | FieldType::Str { .. }) {
+        return Err(Problem::from(format!(
+            "{what}: terminator, include, consume, eos-error and pad-right are for bytes and text"
+        ))
+        .or_at(v.at));
+    }
     Ok(Field {
+        term,
         at: v.at,
         reading: reading(m, conf, true, &what)?,
         check_severity: checked.then_some(severity),
@@ -630,6 +668,53 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         derive: opt_expr(m, "-derive", &what)?,
         measured: false,
     })
+}
+
+/// The keys that say how bytes or text end: `None` when none is given. `sized`: a size (or
+/// `size-eos`) is given.
+fn term_of(m: &Node, what: &str, sized: bool) -> R<Option<Term>> {
+    let byte = |k: &str| -> R<Option<u8>> {
+        match get(m, k) {
+            None => Ok(None),
+            Some(n) => match n.kind {
+                Kind::Int(b) if (0..=255).contains(&b) => Ok(Some(b as u8)),
+                _ => Err(Problem {
+                    at: Some(n.at),
+                    message: format!("{what}: {k} is a byte (0 to 255), found {}", n.describe()),
+                }),
+            },
+        }
+    };
+    let flag = |k: &str, default: bool| -> R<bool> {
+        match get(m, k) {
+            None => Ok(default),
+            Some(n) => match n.kind {
+                Kind::Bool(b) => Ok(b),
+                _ => Err(Problem {
+                    at: Some(n.at),
+                    message: format!("{what}: {k} is true or false, found {}", n.describe()),
+                }),
+            },
+        }
+    };
+    let given = ["terminator", "include", "consume", "eos-error", "pad-right"]
+        .iter()
+        .any(|k| get(m, k).is_some());
+    if !given {
+        return Ok(None);
+    }
+    let t = Term {
+        terminator: byte("terminator")?,
+        include: flag("include", false)?,
+        consume: flag("consume", true)?,
+        eos_error: flag("eos-error", true)?,
+        pad_right: byte("pad-right")?,
+        bounded: sized,
+    };
+    if t.pad_right.is_some() && !sized {
+        return Err(Problem::from(format!("{what}: pad-right needs a size")));
+    }
+    Ok(Some(t))
 }
 
 struct Loader {

@@ -146,6 +146,25 @@ impl FieldType {
     }
 }
 
+/// Kaitai's `terminator`, `include`, `consume`, `eos-error` and `pad-right` on bytes or text
+/// (`type: strz` with a size is text with `terminator: 0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    /// The byte that ends the value.
+    pub terminator: Option<u8>,
+    /// The terminator is part of the value.
+    pub include: bool,
+    /// The terminator is read past (else the next field starts at it).
+    pub consume: bool,
+    /// Running out of bytes before the terminator is an error.
+    pub eos_error: bool,
+    /// Trailing bytes of this value are padding, not part of the value.
+    pub pad_right: Option<u8>,
+    /// A size (or `size-eos`) bounds the value and is taken whole, the terminator looked for
+    /// inside it; else the terminator ends the value.
+    pub bounded: bool,
+}
+
 #[derive(Debug, Clone)]
 pub enum Repeat {
     None,
@@ -207,6 +226,9 @@ pub struct Field {
     /// Whether an expression of the type uses `id._sizeof` (the bytes this field took), so the
     /// reader and the writer measure it.
     pub measured: bool,
+    /// How bytes or text end (a terminator, padding), beyond their size; `None` for `strz`
+    /// without a size, whose NUL the type says.
+    pub term: Option<Term>,
     /// `-reading`: the choice the documents leave open that this field's place, size or
     /// meaning rests on, stated (its confidence is then `inferred`, or `unknown` for bytes
     /// whose meaning is not claimed).

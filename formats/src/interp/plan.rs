@@ -15,6 +15,36 @@ type R<T> = std::result::Result<T, String>;
 pub(crate) struct Plan {
     pub spec: &'static Spec,
     pub types: Vec<TypePlan>,
+    /// Why the writer cannot give back what the reader read (a construct it does not write
+    /// yet), at the spec's place: writing is then refused, never done wrong.
+    pub unwritable: Option<String>,
+}
+
+/// The first construct of `spec` that the interpreter reads but does not write back exactly.
+fn unwritable(spec: &Spec) -> Option<String> {
+    for t in &spec.types {
+        for f in &t.fields {
+            let why = if f.term.is_some() {
+                Some("a terminator or padding (terminator, pad-right, include, consume)")
+            } else {
+                match &f.ty {
+                    FieldType::Str { encoding, .. } | FieldType::Strz { encoding }
+                        if !super::read::plain_text(encoding) =>
+                    {
+                        Some("text in an encoding other than UTF-8 and ASCII")
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(why) = why {
+                return Some(format!(
+                    "{}:{}: {}.{}: {why} is read but not yet written back",
+                    spec.file, f.at, t.name, f.id
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// How a type orders the bytes of its numbers that do not say.
@@ -376,7 +406,11 @@ pub(crate) fn compile(spec: &'static Spec) -> R<Plan> {
     for t in &spec.types {
         types.push(ty(spec, &index, t).map_err(|e| format!("{}: {e}", spec.file))?);
     }
-    Ok(Plan { spec, types })
+    Ok(Plan {
+        spec,
+        types,
+        unwritable: unwritable(spec),
+    })
 }
 
 fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Type) -> R<TypePlan> {

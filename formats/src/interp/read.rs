@@ -392,6 +392,45 @@ impl Reader<'_> {
                     self.read_type(io, *ty, &argv)
                 }
             }
+            Elem::Bytes(s) | Elem::Str { size: s, .. } if fp.f.term.is_some() => {
+                let term = fp.f.term.unwrap_or_else(|| unreachable!());
+                let region = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos if term.bounded => io.rest(),
+                    Size::Eos => io.peek(io.left()),
+                };
+                let unit = match &fp.elem {
+                    Elem::Str { enc, .. } => unit_of(enc),
+                    _ => 1,
+                };
+                let b = terminated(region, &term, unit, at)?;
+                if !term.bounded {
+                    // The terminator is read past when consumed, and is in the value when
+                    // included; the next field starts after what was read.
+                    let found = b.len() < region.len() || term.include;
+                    let value = b.len() - if term.include && found { unit } else { 0 };
+                    let end = value + if term.consume && found { unit } else { 0 };
+                    io.take(end.min(region.len()) as u64, "bytes")?;
+                }
+                let v = match &fp.elem {
+                    Elem::Str { enc, .. } => Val::Str(text_in(b, enc, at)?),
+                    _ => Val::Bytes(Cow::Borrowed(b)),
+                };
+                Ok((v, span(io)))
+            }
+            Elem::Str { size: s, enc } if !plain_text(enc) => {
+                let b = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos => io.rest(),
+                };
+                Ok((Val::Str(text_in(b, enc, at)?), span(io)))
+            }
             Elem::Bytes(s) => {
                 let b = match s {
                     Size::Expr { ce, .. } => {
@@ -511,6 +550,75 @@ impl Reader<'_> {
             })?;
         }
         Ok(())
+    }
+}
+
+/// Whether text in `enc` is read as the runtime reads it (borrowed, checked as UTF-8 or ASCII).
+pub(super) fn plain_text(enc: &str) -> bool {
+    ["UTF-8", "UTF8", "ASCII"]
+        .iter()
+        .any(|e| enc.eq_ignore_ascii_case(e))
+}
+
+/// Text of encoding `enc` decoded from `b`, read at `at`.
+fn text_in<'a>(b: &'a [u8], enc: &str, at: u64) -> Result<Cow<'a, str>> {
+    if plain_text(enc) {
+        let mut io = Input::new(b);
+        return io
+            .text(b.len() as u64, enc)
+            .map(Cow::Borrowed)
+            .map_err(|e| e.shifted(at));
+    }
+    super::encoding::decode(b, enc)
+        .map_err(|why| rt::Error::new(rt::ErrorKind::Encoding, at, format!("{enc} text"), why))
+}
+
+/// The value of bytes `region` as `term` ends it (Kaitai's `bytes_strip_right`, then
+/// `bytes_terminate`): without its padding, up to its terminator (with it, where included).
+fn terminated<'a>(
+    region: &'a [u8],
+    term: &meshspec_model::Term,
+    unit: usize,
+    at: u64,
+) -> Result<&'a [u8]> {
+    let strip = |b: &'a [u8]| match term.pad_right {
+        Some(pad) => &b[..b.iter().rposition(|&x| x != pad).map_or(0, |i| i + 1)],
+        None => b,
+    };
+    let Some(t) = term.terminator else {
+        return Ok(strip(region));
+    };
+    // A terminator 0 of wide text is a whole zero unit (two bytes of UTF-16), at a unit's
+    // start; padding is stripped only where no terminator is found (Kaitai 0.11).
+    let found = if unit > 1 && t == 0 {
+        region
+            .chunks_exact(unit)
+            .position(|c| c.iter().all(|&x| x == 0))
+            .map(|i| i * unit)
+    } else {
+        region.iter().position(|&x| x == t)
+    };
+    match found {
+        Some(i) => Ok(&region[..i + if term.include { unit.max(1) } else { 0 }]),
+        None if term.eos_error && !term.bounded => Err(rt::Error::new(
+            rt::ErrorKind::Eof,
+            at + region.len() as u64,
+            format!("the terminator 0x{t:02X}"),
+            format!("end of input after {} bytes without it", region.len()),
+        )),
+        None => Ok(strip(region)),
+    }
+}
+
+/// The width of the units of text in `enc` (two bytes for UTF-16, four for UTF-32).
+fn unit_of(enc: &str) -> usize {
+    let e = enc.to_ascii_uppercase();
+    if e.starts_with("UTF-16") || e.starts_with("UTF16") {
+        2
+    } else if e.starts_with("UTF-32") || e.starts_with("UTF32") {
+        4
+    } else {
+        1
     }
 }
 

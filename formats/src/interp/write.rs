@@ -67,6 +67,13 @@ impl Writer<'_> {
     /// The bytes of value `v` of layout type `ty`, read back before they are returned
     /// (`rt::Root::write`), and where every field went.
     pub fn write(&self, ty: usize, v: &Val<'_>, params: &dyn Params) -> Result<(Vec<u8>, Pos)> {
+        if let Some(why) = &self.plan.unwritable {
+            return Err(crate::rt::Error::unplaced(
+                crate::rt::ErrorKind::Input,
+                "a spec whose every construct meshspec writes back",
+                why.clone(),
+            ));
+        }
         let tp = &self.plan.types[ty];
         let root = tp.t.name.as_str();
         let args = root_args(tp, params)?;
