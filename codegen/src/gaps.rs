@@ -7,7 +7,9 @@ use meshspec_model::{FieldType, Spec};
 pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
     for t in &spec.types {
         for f in &t.fields {
-            let gap = if f.term.is_some() {
+            let gap = if matches!(f.repeat, meshspec_model::Repeat::Until(_)) {
+                Some("repeat: until")
+            } else if f.term.is_some() {
                 Some("a terminator or padding (terminator, pad-right, include, consume, eos-error)")
             } else {
                 match &f.ty {

@@ -59,7 +59,7 @@ pub fn field_exprs(f: &Field) -> Vec<&Expr> {
     out.extend(f.offset.iter());
     out.extend(f.cond.iter());
     out.extend(f.derive.iter());
-    if let Repeat::Expr(e) = &f.repeat {
+    if let Repeat::Expr(e) | Repeat::Until(e) = &f.repeat {
         out.push(e);
     }
     if let Some(Size::Expr(e)) = f.ty.size() {
@@ -131,7 +131,7 @@ pub fn field_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
             Some(n) => (min * n as u64, fixed.map(|s| s * n as u64)),
             None => (0, None),
         },
-        Repeat::Eos => (0, None),
+        Repeat::Eos | Repeat::Until(_) => (0, None),
     };
     if f.cond.is_some() {
         (0, None)
@@ -301,6 +301,9 @@ pub enum ListKind {
 pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
     if matches!(f.repeat, Repeat::None) {
         return None;
+    }
+    if matches!(f.repeat, Repeat::Until(_)) {
+        return Some(ListKind::Each);
     }
     Some(match &f.ty {
         FieldType::Prim(p) if f.enum_name.is_none() && f.valid.is_none() => ListKind::Nums(*p),

@@ -281,6 +281,7 @@ const ATTR_KEYS: &[&str] = &[
     "contents",
     "repeat",
     "repeat-expr",
+    "repeat-until",
     "if",
     "valid",
     "enum",
@@ -615,6 +616,10 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
                 .ok_or_else(|| format!("{what}: repeat: expr needs repeat-expr"))?,
         ),
         Some("eos") => Repeat::Eos,
+        Some("until") => Repeat::Until(
+            opt_expr(m, "repeat-until", &what)?
+                .ok_or_else(|| format!("{what}: repeat: until needs repeat-until"))?,
+        ),
         Some(other) => {
             return Err(
                 Problem::from(format!("{what}: repeat: {other} is not in the subset"))

@@ -457,10 +457,15 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
         };
         for (i, f) in t.fields.iter().enumerate() {
             let repeats = !matches!(f.repeat, Repeat::None);
+            let until = match &f.repeat {
+                Repeat::Until(u) => Some(u),
+                _ => None,
+            };
             let own: Vec<&Expr> = field_exprs(f)
                 .into_iter()
                 .filter(|e| {
                     !f.derive.iter().any(|d| std::ptr::eq(d, *e))
+                        && !until.is_some_and(|u| std::ptr::eq(u, *e))
                         && !f
                             .valid
                             .iter()
@@ -476,7 +481,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                     .check(e)
                     .map_err(|why| fail(e, why))?;
             }
-            for e in f.valid.iter().flat_map(Valid::exprs) {
+            for e in f.valid.iter().flat_map(Valid::exprs).chain(until) {
                 scope(i + 1, true, repeats)
                     .check(e)
                     .map_err(|why| fail(e, why))?;

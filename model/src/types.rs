@@ -170,6 +170,9 @@ pub enum Repeat {
     None,
     Expr(Expr),
     Eos,
+    /// `repeat: until`: elements up to and including the first for which the expression (over
+    /// `_`, the element just read) holds.
+    Until(Expr),
 }
 
 #[derive(Debug, Clone)]

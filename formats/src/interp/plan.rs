@@ -24,7 +24,9 @@ pub(crate) struct Plan {
 fn unwritable(spec: &Spec) -> Option<String> {
     for t in &spec.types {
         for f in &t.fields {
-            let why = if f.term.is_some() {
+            let why = if matches!(f.repeat, Repeat::Until(_)) {
+                Some("repeat: until (the writer does not yet check that only the last element ends the list)")
+            } else if f.term.is_some() {
                 Some("a terminator or padding (terminator, pad-right, include, consume)")
             } else {
                 match &f.ty {
@@ -178,6 +180,8 @@ pub(crate) struct FieldPlan {
     pub list: Option<List>,
     /// `repeat-expr`, as the reader evaluates it.
     pub count: Option<CE>,
+    /// `repeat-until`, over `_` (the element just read) and `_index`.
+    pub until: Option<CE>,
     pub cond: Option<CE>,
     pub cond_text: String,
     pub offset: Option<(CE, String)>,
@@ -660,6 +664,17 @@ fn field(
         Repeat::Expr(e) => Some(field_scope.int_of(e)?),
         _ => None,
     };
+    let until = match &f.repeat {
+        Repeat::Until(e) => Some(
+            Scope {
+                underscore: Some(under_ty(index, f)?),
+                in_repeat: true,
+                ..field_scope
+            }
+            .bool_of(e)?,
+        ),
+        _ => None,
+    };
     let agree = match &f.repeat {
         Repeat::Expr(e) => !recomputed_from(t, e, fi) && !e.uses_io_size(),
         _ => false,
@@ -739,6 +754,7 @@ fn field(
         id: f.id.as_str(),
         list,
         count,
+        until,
         cond: match &f.cond {
             Some(c) => Some(field_scope.bool_of(c)?),
             None => None,
@@ -766,6 +782,21 @@ fn field(
         holds,
         proven_leaf: f.confidence == Some(Confidence::Proven) && !holds,
         elem,
+    })
+}
+
+/// What `_` is for an element of field `f` (in `valid`, `repeat-until`).
+fn under_ty(index: &dyn Fn(&str) -> Option<usize>, f: &Field) -> R<Ty> {
+    Ok(match &f.ty {
+        FieldType::Prim(p) if p.kind != PrimKind::F => Ty::Int,
+        FieldType::Bits(1) => Ty::Bool,
+        FieldType::Bits(_) => Ty::Int,
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+            Ty::User(index(&r.name).ok_or_else(|| format!("no type `{}`", r.name))?)
+        }
+        FieldType::Bytes(_) => Ty::Bytes,
+        FieldType::Str { .. } | FieldType::Strz { .. } => Ty::Str,
+        _ => return Err("`_` of this type is not in expressions".into()),
     })
 }
 

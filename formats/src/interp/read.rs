@@ -311,6 +311,29 @@ impl Reader<'_> {
                 };
                 let mut vs = vec![];
                 let mut ps = vec![];
+                if let Some(until) = &fp.until {
+                    // Up to and including the first element the condition holds for.
+                    loop {
+                        let i = vs.len();
+                        let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
+                        let done = fr
+                            .env(io, i, Some(&v))
+                            .bool(until)
+                            .map_err(|e| e.at_index(i))?;
+                        vs.push(v);
+                        if keep {
+                            ps.push(p);
+                        }
+                        if done {
+                            break;
+                        }
+                    }
+                    let pos = Pos::Each {
+                        span: Span::new(at, io.pos()),
+                        items: ps,
+                    };
+                    return Ok((Val::List(vs), pos));
+                }
                 match counted(io)? {
                     Some(n) => {
                         io.room(n, fp.min_elem)?;
