@@ -82,8 +82,8 @@ mod tests {
         assert_eq!(
             found,
             [
-                "x.ksy:1:1: meta.title is missing (the project's specs state it)",
-                "x.ksy:1:1: meta.endian is missing (the project's specs state it)",
+                "x.ksy:2:3: meta.title is missing (the project's specs state it)",
+                "x.ksy:2:3: meta.endian is missing (the project's specs state it)",
                 "x.ksy:6:5: key `-webide-representation` is another tool's (the project's specs use meshspec's own - keys only)",
             ]
         );
