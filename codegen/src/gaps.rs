@@ -6,6 +6,22 @@ use meshspec_model::{FieldType, Spec};
 /// The first construct of `spec` the generator does not emit, as `FILE:LINE:COL: what`.
 pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
     for t in &spec.types {
+        if let Some(p) = t.parsed.first() {
+            return Err(format!(
+                "{}:{}: {}.{}: an instance read from the bytes (pos, io, type) is read by the interpreter but not yet generated",
+                spec.file, p.at, t.name, p.id
+            ));
+        }
+        if let Some(i) = t
+            .instances
+            .iter()
+            .find(|i| i.cond.is_some() || i.enum_name.is_some())
+        {
+            return Err(format!(
+                "{}:{}: {}.{}: a value instance with `if` or `enum` is answered by the interpreter but not yet generated",
+                spec.file, i.at, t.name, i.id
+            ));
+        }
         for f in &t.fields {
             let gap = if matches!(f.repeat, meshspec_model::Repeat::Until(_)) {
                 Some("repeat: until")

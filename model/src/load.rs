@@ -316,6 +316,7 @@ const TYPE_KEYS: &[&str] = &[
     "-layout",
     "-confidence",
     "-evidence",
+    "-orig-id",
 ];
 
 const META_KEYS: &[&str] = &[
@@ -660,7 +661,7 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         severity_reason,
         id,
         doc: opt_str(m, "doc")?,
-        orig_id: opt_str(m, "-orig-id")?,
+        orig_id: texts(m, "-orig-id")?,
         confidence: conf,
         evidence: opt_str(m, "-evidence")?,
         offset: opt_expr(m, "-offset", &what)?,
@@ -775,7 +776,7 @@ impl Loader {
                                     id: opt_str(vm, "id")?
                                         .ok_or_else(|| format!("enum {name}: value needs id"))?,
                                     doc: opt_str(vm, "doc")?,
-                                    orig_id: opt_str(vm, "-orig-id")?,
+                                    orig_id: texts(vm, "-orig-id")?,
                                     confidence: conf,
                                     evidence: opt_str(vm, "-evidence")?,
                                     reading: reading(vm, conf, false, &at)?,
@@ -891,26 +892,74 @@ impl Loader {
                 fields.push(attr(a, name, self.bit_le, self.encoding.as_deref())?);
             }
         }
-        self.encoding = saved_encoding;
         let mut instances = vec![];
+        let mut parsed = vec![];
         if let Some(is) = get(m, "instances") {
             for (k, v) in entries(is, "instances")? {
+                let id = str_of(k, "instance").map_err(at(k))?;
+                let im = map_of(v, &id)?;
+                if get(im, "value").is_none() {
+                    // Read from the bytes: the keys of a field, and where.
+                    let what = format!("{name}.{id}");
+                    if !is_snake(&id) {
+                        return Err(
+                            Problem::from(format!("{what}: ids are snake_case")).or_at(k.at)
+                        );
+                    }
+                    let mut fm = vec![(
+                        Node {
+                            kind: Kind::Str("id".into()),
+                            at: k.at,
+                        },
+                        Node {
+                            kind: Kind::Str(id.clone()),
+                            at: k.at,
+                        },
+                    )];
+                    fm.extend(
+                        entries(im, &what)?
+                            .iter()
+                            .filter(|(key, _)| !matches!(key.as_str(), Some("pos" | "io")))
+                            .cloned(),
+                    );
+                    let node = Node {
+                        kind: Kind::Map(fm),
+                        at: v.at,
+                    };
+                    let field = attr(&node, name, self.bit_le, self.encoding.as_deref())?;
+                    parsed.push(Parsed {
+                        at: k.at,
+                        pos: opt_expr(im, "pos", &what)?,
+                        io: opt_expr(im, "io", &what)?,
+                        field,
+                        id,
+                    });
+                    continue;
+                }
                 let instance = within(k, || {
-                    let id = str_of(k, "instance")?;
-                    let im = map_of(v, &id)?;
-                    check_keys(im, &["value", "doc"], &format!("{name}.{id}"))?;
+                    check_keys(
+                        im,
+                        &["value", "doc", "doc-ref", "if", "enum", "-orig-id"],
+                        &format!("{name}.{id}"),
+                    )?;
+                    if !is_snake(&id) {
+                        return Err(Problem::from(format!("{name}.{id}: ids are snake_case")));
+                    }
                     Ok(Instance {
                         at: k.at,
                         value: opt_expr(im, "value", &id)?.ok_or_else(|| {
                             format!("{name}.{id}: only value instances are in the subset")
                         })?,
                         doc: opt_str(im, "doc")?,
+                        cond: opt_expr(im, "if", &id)?,
+                        enum_name: opt_str(im, "enum")?,
                         id,
                     })
                 })?;
                 instances.push(instance);
             }
         }
+        self.encoding = saved_encoding;
         let mut relations = vec![];
         if let Some(rs) = get(m, "-relations") {
             for r in items(rs, "-relations")? {
@@ -1001,6 +1050,7 @@ impl Loader {
             params,
             fields,
             instances,
+            parsed,
             relations,
             layout,
             min_size: 0,

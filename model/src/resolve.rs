@@ -271,12 +271,43 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
             }
         }
         for i in &t.instances {
-            if i.value.uses_io() {
+            let clash = t.fields.iter().any(|f| f.id == i.id)
+                || t.parsed.iter().any(|p| p.id == i.id)
+                || t.instances.iter().filter(|j| j.id == i.id).count() > 1;
+            if clash {
                 return Err(Problem::from(format!(
-                    "{}.{}: `_io` is only known while reading or writing, not in an instance",
+                    "{}.{}: the id is used twice (fields and instances share one namespace)",
                     t.name, i.id
                 ))
                 .or_at(i.at));
+            }
+            if let Some(en) = &i.enum_name {
+                if spec
+                    .enum_def(en.rsplit("::").next().unwrap_or(en))
+                    .is_none()
+                {
+                    return Err(
+                        Problem::from(format!("{}.{}: no enum `{en}`", t.name, i.id)).or_at(i.at),
+                    );
+                }
+            }
+        }
+        for p in &t.parsed {
+            if t.fields.iter().any(|f| f.id == p.id) {
+                return Err(Problem::from(format!(
+                    "{}.{}: the id is used twice (fields and instances share one namespace)",
+                    t.name, p.id
+                ))
+                .or_at(p.at));
+            }
+            for r in refs(&p.field.ty) {
+                if spec.ty(&r.name).is_none() {
+                    return Err(Problem::from(format!(
+                        "{}.{}: no type `{}`",
+                        t.name, p.id, r.name
+                    ))
+                    .or_at(p.at));
+                }
             }
         }
         for f in &t.fields {
@@ -362,9 +393,9 @@ impl NameScope<'_> {
                     Err("`_index` is only defined in a repeated field".into())
                 }
             }
-            Expr::Name(n) if n == "_parent" || n == "_root" => Err(format!(
-                "`{n}` is not in the subset: a type sees its own fields, parameters and instances (pass a value down as a parameter)"
-            )),
+            // Known when a value is read; whether a reader's expression may use them is the
+            // generator's and the interpreter's question.
+            Expr::Name(n) if n == "_parent" || n == "_root" => Ok(None),
             Expr::Name(n) if n == "_io" => Ok(None),
             Expr::Name(n) => {
                 if t.params.iter().any(|p| &p.id == n) {
@@ -376,7 +407,7 @@ impl NameScope<'_> {
                         ))
                     };
                 }
-                if t.instances.iter().any(|i| &i.id == n) {
+                if t.instances.iter().any(|i| &i.id == n) || t.parsed.iter().any(|i| &i.id == n) {
                     return Ok(None);
                 }
                 match t.fields.iter().position(|f| &f.id == n) {
@@ -409,9 +440,11 @@ impl NameScope<'_> {
                 match of {
                     Some(tn) => {
                         let target = self.spec.ty(tn).expect("resolved earlier");
-                        let f = target.fields.iter().find(|f| &f.id == name).ok_or_else(|| {
-                            format!("`{a}.{name}`: `{tn}` has no field `{name}`")
-                        })?;
+                        let f = target
+                            .fields
+                            .iter()
+                            .find(|f| &f.id == name)
+                            .ok_or_else(|| format!("`{a}.{name}`: `{tn}` has no field `{name}`"))?;
                         Ok(match &f.ty {
                             FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
                                 if matches!(f.repeat, Repeat::None) =>

@@ -263,6 +263,23 @@ pub struct Instance {
     pub at: Mark,
     pub value: Expr,
     pub doc: Option<String>,
+    /// `if`: the value is there only when this holds (else null).
+    pub cond: Option<Expr>,
+    /// `enum`: the value names a value of this enum.
+    pub enum_name: Option<String>,
+}
+
+/// An instance read from the bytes (Kaitai's `pos`, `io` and the keys of a field): read when
+/// asked, at `pos` of the stream `io` names (the type's own by default).
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub id: String,
+    /// Where the instance's entry starts in the spec file.
+    pub at: Mark,
+    pub pos: Option<Expr>,
+    pub io: Option<Expr>,
+    /// What is read there, as a field states it (its id is the instance's).
+    pub field: Field,
 }
 
 /// A relation between fields that the document states: checked from the spec alone when it
@@ -319,6 +336,8 @@ pub struct Type {
     pub params: Vec<Param>,
     pub fields: Vec<Field>,
     pub instances: Vec<Instance>,
+    /// Instances read from the bytes (`pos`, `io`, or a type without `value`).
+    pub parsed: Vec<Parsed>,
     pub relations: Vec<Relation>,
     pub layout: Option<String>,
     pub min_size: u64,

@@ -197,6 +197,11 @@ impl Scope<'_> {
                         ty,
                     )
                 } else if let Some(inst) = self.ty.instances.iter().find(|i| &i.id == n) {
+                    if inst.cond.is_some() {
+                        return Err(format!(
+                            "`{n}` is an instance with `if`: not in the reader's expressions yet"
+                        ));
+                    }
                     self.go(&inst.value, depth + 1)
                 } else {
                     Err(format!(

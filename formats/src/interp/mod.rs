@@ -237,15 +237,15 @@ impl Layout {
     ) -> Result<Vec<std::result::Result<query::Answer, String>>> {
         let reader = Reader {
             plan: self.plan(),
-            loc: false,
+            loc: true,
         };
         let tp = &self.plan().types[self.ty];
         let args = read::root_args(tp, ctx)?;
         let mut io = crate::rt::Input::new(input);
-        let (v, _) = reader
+        let (v, pos) = reader
             .read_type(&mut io, self.ty, &args)
             .map_err(|e| e.rooted(self.root.to_string()))?;
-        let q = query::Query::new(self.plan(), self.ty, v);
+        let q = query::Query::new(self.plan(), input, self.ty, v, pos);
         Ok(exprs
             .iter()
             .map(|text| {

@@ -24,7 +24,12 @@ pub(crate) struct Plan {
 fn unwritable(spec: &Spec) -> Option<String> {
     for t in &spec.types {
         for f in &t.fields {
-            let why = if matches!(f.repeat, Repeat::Until(_)) {
+            let why = if let Some(p) = t.parsed.first() {
+                return Some(format!(
+                    "{}:{}: {}.{}: an instance read from the bytes (pos) is read but not yet written back",
+                    spec.file, p.at, t.name, p.id
+                ));
+            } else if matches!(f.repeat, Repeat::Until(_)) {
                 Some("repeat: until (the writer does not yet check that only the last element ends the list)")
             } else if f.term.is_some() {
                 Some("a terminator or padding (terminator, pad-right, include, consume)")
@@ -76,6 +81,9 @@ pub(crate) struct TypePlan {
     pub proven_leaves: bool,
     /// Whether any field is measured (`_sizeof`).
     pub measured: bool,
+    /// The instances read from the bytes, each compiled as a field after the type's fields
+    /// (which its expressions see), with where it lies (`pos`, `io`).
+    pub parsed: Vec<(FieldPlan, &'static Parsed)>,
 }
 
 /// How a repeated field is held (the model's `ListKind`, compiled).
@@ -521,8 +529,27 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
             )
             .collect()
     });
+    // An instance read from the bytes is compiled as the field after the type's fields, in a
+    // copy of the type that has just that one more (so it sees the fields, not the others).
+    let mut parsed = vec![];
+    for p in &t.parsed {
+        let what = |e: String| format!("{}.{}: {e}", t.name, p.id);
+        if matches!(p.field.ty, FieldType::Bits(_)) || p.field.offset.is_some() {
+            return Err(what(
+                "bit fields and -offset are not read as instances".into(),
+            ));
+        }
+        let host: &'static Type = Box::leak(Box::new(Type {
+            fields: t.fields.iter().chain([&p.field]).cloned().collect(),
+            parsed: vec![],
+            ..t.clone()
+        }));
+        let fp = field(spec, index, host, t.fields.len(), &groups).map_err(what)?;
+        parsed.push((fp, p));
+    }
     Ok(TypePlan {
         t,
+        parsed,
         proven_leaves: fields.iter().any(|f| f.proven_leaf),
         measured: t.fields.iter().any(|f| f.measured),
         fields,

@@ -4,8 +4,9 @@
 //! expressions (sizes, counts, conditions) stay the compiled integer ones of [`super::eval`],
 //! so this evaluator cannot change how anything is read.
 
-use super::plan::{Elem, List, Plan};
-use super::value::{runs, Val};
+use super::plan::{Elem, FieldPlan, List, Plan};
+use super::read::Reader;
+use super::value::{runs, Pos, Val};
 use meshspec_model::expr::{BinOp, Expr, UnOp};
 use std::rc::Rc;
 
@@ -94,10 +95,14 @@ impl std::fmt::Display for Answer {
 
 type R<T> = std::result::Result<T, String>;
 
-/// A value of a spec type and the values it lies in (`_parent`, `_root`).
+/// A value of a spec type, where it lies, and the values it lies in (`_parent`, `_root`).
 struct Obj<'a> {
     ty: usize,
     val: Val<'a>,
+    /// Its positions (absent for a value whose positions were not recorded).
+    pos: Pos,
+    /// Its stream (`_io`): where it starts and ends in the input.
+    io: (u64, u64),
     parent: Option<Rc<Obj<'a>>>,
 }
 
@@ -112,22 +117,30 @@ enum Q<'a> {
     List(Vec<Q<'a>>),
     Enum(usize, i128),
     Obj(Rc<Obj<'a>>),
+    /// A stream (`_io`): its start and end in the input, and where the value asked of it
+    /// ends (its `pos`).
+    Io(u64, u64, u64),
     Null,
 }
 
 /// Evaluates expressions over the value of a spec's type read from an input.
 pub(crate) struct Query<'p, 'a> {
     pub plan: &'p Plan,
+    input: &'a [u8],
     root: Rc<Obj<'a>>,
 }
 
 impl<'p, 'a> Query<'p, 'a> {
-    pub fn new(plan: &'p Plan, ty: usize, val: Val<'a>) -> Self {
+    /// The value `val` of type `ty` read from the whole of `input`, with its positions.
+    pub fn new(plan: &'p Plan, input: &'a [u8], ty: usize, val: Val<'a>, pos: Pos) -> Self {
         Query {
             plan,
+            input,
             root: Rc::new(Obj {
                 ty,
                 val,
+                pos,
+                io: (0, input.len() as u64),
                 parent: None,
             }),
         }
@@ -157,6 +170,7 @@ impl<'p, 'a> Query<'p, 'a> {
                 }
             }
             Q::Obj(o) => Answer::Struct(spec.types[o.ty].name.clone()),
+            Q::Io(..) => Answer::Struct("a stream".into()),
             Q::Null => Answer::Null,
         }
     }
@@ -169,14 +183,65 @@ impl<'p, 'a> Query<'p, 'a> {
                 return Ok(obj.parent.clone().map_or(Q::Null, Q::Obj));
             }
             "_root" => return Ok(Q::Obj(self.root.clone())),
+            "_io" => return Ok(Q::Io(obj.io.0, obj.io.1, obj.pos.span().end)),
             _ => {}
         }
         if let Some(fi) = tp.t.fields.iter().position(|f| f.id == name) {
             let v = obj.val.fields().get(fi).cloned().unwrap_or(Val::Absent);
-            return Ok(self.field(obj, fi, v));
+            let pos = match &obj.pos {
+                Pos::Struct(sp) => sp.fields.get(fi).cloned().unwrap_or_default(),
+                _ => Pos::Absent,
+            };
+            return Ok(self.field(obj, &tp.fields[fi], v, pos));
         }
         if let Some(i) = tp.t.instances.iter().find(|i| i.id == name) {
-            return self.eval(obj, &i.value, depth + 1);
+            if let Some(c) = &i.cond {
+                if !truth(&self.eval(obj, c, depth + 1)?)? {
+                    return Ok(Q::Null);
+                }
+            }
+            let v = self.eval(obj, &i.value, depth + 1)?;
+            return Ok(match (&i.enum_name, v) {
+                (Some(en), v) => {
+                    let name = en.rsplit("::").next().unwrap_or(en);
+                    match self.plan.spec.enums.iter().position(|e| e.name == name) {
+                        Some(e) => Q::Enum(e, int(&v)?),
+                        None => v,
+                    }
+                }
+                (None, v) => v,
+            });
+        }
+        if let Some(k) = tp.parsed.iter().position(|(_, p)| p.id == name) {
+            let (fp, p) = &tp.parsed[k];
+            let io = match &p.io {
+                Some(e) => match self.eval(obj, e, depth + 1)? {
+                    Q::Io(start, end, _) => (start, end),
+                    _ => return Err(format!("`{e}` is not a stream")),
+                },
+                None => obj.io,
+            };
+            let pos = match &p.pos {
+                Some(e) => int(&self.eval(obj, e, depth + 1)?)?,
+                None => return Err(format!("`{name}` has no pos: not read yet")),
+            };
+            let at = u64::try_from(pos).map_err(|_| format!("`{name}` at pos {pos}"))? + io.0;
+            let reader = Reader {
+                plan: self.plan,
+                loc: true,
+            };
+            let (v, vpos) = reader
+                .read_instance(self.input, obj.ty, k, obj.val.fields(), at, io.1)
+                .map_err(|e| e.to_string())?;
+            // What it holds lies in the stream it was read from.
+            let host = Rc::new(Obj {
+                ty: obj.ty,
+                val: obj.val.clone(),
+                pos: obj.pos.clone(),
+                io,
+                parent: obj.parent.clone(),
+            });
+            return Ok(self.field(&host, fp, v, vpos));
         }
         if tp.t.params.iter().any(|p| p.id == name) {
             return Err(format!(
@@ -187,18 +252,31 @@ impl<'p, 'a> Query<'p, 'a> {
         Err(format!("`{}` has no field or instance `{name}`", tp.t.name))
     }
 
-    /// Field `fi` of `obj`, whose value is `v`.
-    fn field(&self, obj: &Rc<Obj<'a>>, fi: usize, v: Val<'a>) -> Q<'a> {
-        let fp = &self.plan.types[obj.ty].fields[fi];
+    /// Field `fp` of `obj`, whose value is `v`, at `pos`.
+    fn field(&self, obj: &Rc<Obj<'a>>, fp: &FieldPlan, v: Val<'a>, pos: Pos) -> Q<'a> {
         if matches!(v, Val::Absent) {
             return Q::Null;
         }
-        let one = |v: Val<'a>| self.elem(obj, fi, v);
         if !fp.repeated() {
-            return one(v);
+            return self.elem(obj, fp, v, pos);
         }
+        let at = |i: usize| match &pos {
+            Pos::Each { items, .. } => items.get(i).cloned().unwrap_or_default(),
+            Pos::Strided { base, stride, .. } => {
+                let s = base + stride * i as u64;
+                Pos::Span(crate::rt::Span::new(s, s + stride))
+            }
+            _ => Pos::Absent,
+        };
+        let one = |v: Val<'a>| self.elem(obj, fp, v, Pos::Absent);
         match (v, &fp.list) {
-            (Val::List(items), _) => Q::List(items.into_iter().map(one).collect()),
+            (Val::List(items), _) => Q::List(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| self.elem(obj, fp, v, at(i)))
+                    .collect(),
+            ),
             (Val::Nums(n), _) => {
                 let w = usize::from(n.prim.bytes);
                 Q::List(
@@ -220,14 +298,23 @@ impl<'p, 'a> Query<'p, 'a> {
         }
     }
 
-    /// One element of field `fi` of `obj`.
-    fn elem(&self, obj: &Rc<Obj<'a>>, fi: usize, v: Val<'a>) -> Q<'a> {
-        let fp = &self.plan.types[obj.ty].fields[fi];
+    /// One element of field `fp` of `obj`, at `pos`.
+    fn elem(&self, obj: &Rc<Obj<'a>>, fp: &FieldPlan, v: Val<'a>, pos: Pos) -> Q<'a> {
         let spec = self.plan.spec;
-        let child = |ty: usize, val: Val<'a>| {
+        // A sized part is a stream of its own.
+        let io = match &fp.elem {
+            Elem::Sized { .. } if !matches!(pos, Pos::Absent) => {
+                let s = pos.span();
+                (s.start, s.end)
+            }
+            _ => obj.io,
+        };
+        let child = |ty: usize, val: Val<'a>, pos: Pos| {
             Q::Obj(Rc::new(Obj {
                 ty,
                 val,
+                pos,
+                io,
                 parent: Some(obj.clone()),
             }))
         };
@@ -246,9 +333,9 @@ impl<'p, 'a> Query<'p, 'a> {
         match (&fp.elem, v) {
             (_, Val::Absent) => Q::Null,
             (Elem::Contents(c), _) => Q::Bytes(c.to_vec()),
-            (Elem::User { ty, .. } | Elem::Sized { ty, .. }, v) => child(*ty, v),
+            (Elem::User { ty, .. } | Elem::Sized { ty, .. }, v) => child(*ty, v, pos),
             (Elem::Switch(sw), Val::Case(k, v)) => match sw.variants.get(k) {
-                Some(ty) => child(*ty, *v),
+                Some(ty) => child(*ty, *v, pos),
                 None => Q::Null,
             },
             (_, Val::Bytes(b)) => Q::Bytes(b.into_owned()),
@@ -355,10 +442,13 @@ impl<'p, 'a> Query<'p, 'a> {
     }
 
     fn attr(&self, base: Q<'a>, name: &str, depth: u32) -> R<Q<'a>> {
-        if let Q::Obj(o) = &base {
-            return self.member(o, name, depth);
+        match (&base, name) {
+            (Q::Obj(o), _) => self.member(o, name, depth),
+            (Q::Io(start, end, _), "size") => Ok(Q::Int(i128::from(end - start))),
+            (Q::Io(start, _, at), "pos") => Ok(Q::Int(i128::from(at.saturating_sub(*start)))),
+            (Q::Io(_, end, at), "eof") => Ok(Q::Bool(at >= end)),
+            _ => call(base, name, &[]),
         }
-        call(base, name, &[])
     }
 
     /// `sizeof<t>`: the fixed size of a number type or a spec type.

@@ -149,6 +149,40 @@ impl Reader<'_> {
         Ok((v, p, warnings))
     }
 
+    /// Instance `k` of type `ty` read from the bytes, for a value of that type whose fields
+    /// are `fields`: at `at` of `input` (an offset in the whole input, the instance's `pos`
+    /// added to its stream's start), its stream ending at `end`.
+    pub fn read_instance<'a>(
+        &self,
+        input: &'a [u8],
+        ty: usize,
+        k: usize,
+        fields: &[Val<'a>],
+        at: u64,
+        end: u64,
+    ) -> Result<(Val<'a>, Pos)> {
+        let tp = &self.plan.types[ty];
+        let (fp, _) = &tp.parsed[k];
+        let end = usize::try_from(end).unwrap_or(usize::MAX).min(input.len());
+        let mut io = Input::new(&input[..end]);
+        let fr = Frame {
+            tp,
+            args: &[],
+            start: at,
+            order: type_order(tp, &[], at)?,
+            vals: fields.to_vec(),
+            sizeof: vec![],
+        };
+        // An instance whose `if` does not hold is not read, wherever its pos points.
+        if let Some(c) = &fp.cond {
+            if !fr.env(&io, 0, None).bool(c)? {
+                return Ok((Val::Absent, Pos::Absent));
+            }
+        }
+        io.take(at, "the bytes before the instance's pos")?;
+        rt::field(fp.id, || self.read_field(&mut io, &fr, fp))
+    }
+
     /// A value of type `ty` at the input's position (`Codec::read_in`).
     pub fn read_type<'a>(
         &self,
@@ -181,7 +215,7 @@ impl Reader<'_> {
                 continue;
             }
             let before = io.pos();
-            let (v, p) = rt::field(fp.id, || self.read_field(io, &fr, fi))?;
+            let (v, p) = rt::field(fp.id, || self.read_field(io, &fr, fp))?;
             if fp.f.measured {
                 fr.sizeof[fi] = io.pos() - before;
             }
@@ -207,9 +241,8 @@ impl Reader<'_> {
         &self,
         io: &mut Input<'a>,
         fr: &Frame<'_, 'a>,
-        fi: usize,
+        fp: &FieldPlan,
     ) -> Result<(Val<'a>, Pos)> {
-        let fp = &fr.tp.fields[fi];
         if let Some((ce, text)) = &fp.offset {
             let e = fr.env(io, 0, None).int(ce)?;
             io.offset(fr.start, e, text)?;
