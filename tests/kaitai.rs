@@ -85,8 +85,12 @@ fn spec_of(kaitai: &Path, dir: &str, id: &str) -> Option<(String, String)> {
 }
 
 /// Loads spec `rel` (text `text`) the way a command does: through the interpreter.
-fn load(_kaitai: &Path, rel: &str, text: &str) -> Result<&'static Entry, String> {
-    Entry::interpret(rel, text, None).map_err(|e| e.to_string())
+/// Imports are found beside the file, so the spec is named by its full path; messages name
+/// files from `../shared/kaitai`.
+fn load(kaitai: &Path, rel: &str, text: &str) -> Result<&'static Entry, String> {
+    let full = kaitai.join(rel).to_string_lossy().to_string();
+    let prefix = format!("{}/", kaitai.display());
+    Entry::interpret(&full, text, None).map_err(|e| e.to_string().replace(&prefix, ""))
 }
 
 fn run_test(kaitai: &Path, kst: &Path) -> (String, Outcome) {
@@ -211,7 +215,10 @@ fn recorded_passes(doc: &str) -> Vec<String> {
 #[test]
 fn kaitai_suite_and_gallery_as_docs_kaitai_md_records() {
     let shared = shared_or_return!();
-    let kaitai = shared.join("kaitai");
+    let kaitai = shared.join("kaitai").canonicalize().unwrap();
+    // Where the suite's absolute imports are found (its compiler's `-I`).
+    meshspec_formats::add_import_dir(kaitai.join("tests/formats/ks_path"));
+    meshspec_formats::add_import_dir(kaitai.join("gallery"));
     // The suite: every `.kst` test.
     let tests = sorted_paths(&kaitai.join("tests/spec/ks"), |p| {
         p.extension().is_some_and(|x| x == "kst")

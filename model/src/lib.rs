@@ -16,6 +16,6 @@ mod types;
 pub use analysis::*;
 pub use layout::*;
 pub use lint::lint;
-pub use load::{load, SpecError};
+pub use load::{load, load_with, Resolver, SpecError};
 pub use resolve::require_facts;
 pub use types::*;

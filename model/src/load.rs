@@ -328,6 +328,7 @@ const META_KEYS: &[&str] = &[
     "endian",
     "bit-endian",
     "encoding",
+    "imports",
     "ks-version",
     "ks-debug",
     "xref",
@@ -1052,6 +1053,7 @@ impl Loader {
             instances,
             parsed,
             relations,
+            origin: None,
             layout,
             min_size: 0,
             fixed_size: None,
@@ -1103,16 +1105,68 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// Reads and resolves one spec file. `file` names it in errors and is the repository-relative
-/// path the outputs' headers cite; its stem must be the spec's `meta.id`.
+/// path the outputs' headers cite; its stem must be the spec's `meta.id`. A spec that
+/// `imports` others needs [`load_with`].
 pub fn load(file: &str, text: &str) -> Result<Spec, SpecError> {
-    load_at(file, text).map_err(|p| SpecError {
+    load_with(file, text, &|_, name| {
+        Err(format!(
+            "imports `{name}`: imports are read from files (give the spec as a file)"
+        ))
+    })
+}
+
+/// Finds an import: given the importing file and the import as written (`common/x`,
+/// `../x`, `/common/x`), the imported file's name and text.
+pub type Resolver<'r> = dyn Fn(&str, &str) -> Result<(String, String), String> + 'r;
+
+/// [`load`] for a spec whose `imports` `resolve` finds: the imported specs' types and enums
+/// join the spec's (named as Kaitai names them, `id` or `id::type`, or by their own names).
+pub fn load_with(file: &str, text: &str, resolve: &Resolver) -> Result<Spec, SpecError> {
+    let mut loading = vec![file.to_string()];
+    load_at(file, text, resolve, &mut loading).map_err(|p| SpecError {
         file: file.to_string(),
         at: p.at,
         message: p.message,
     })
 }
 
-fn load_at(file: &str, text: &str) -> R<Spec> {
+/// The specs `meta.imports` names, loaded (a spec being loaded already, imported in a circle,
+/// is left out: its types are there).
+fn imported(
+    file: &str,
+    meta: &Node,
+    resolve: &Resolver,
+    loading: &mut Vec<String>,
+) -> R<Vec<Spec>> {
+    let Some(list) = get(meta, "imports") else {
+        return Ok(vec![]);
+    };
+    let mut out = vec![];
+    for n in items(list, "meta.imports")? {
+        let name = str_of(n, "an import")?;
+        let (ifile, itext) = resolve(file, &name).map_err(|e| Problem {
+            at: Some(n.at),
+            message: e,
+        })?;
+        if loading.contains(&ifile) {
+            continue;
+        }
+        loading.push(ifile.clone());
+        let spec = load_at(&ifile, &itext, resolve, loading).map_err(|p| Problem {
+            at: Some(n.at),
+            message: format!(
+                "imports `{name}`: {ifile}{}: {}",
+                p.at.map(|a| format!(":{a}")).unwrap_or_default(),
+                p.message
+            ),
+        })?;
+        loading.pop();
+        out.push(spec);
+    }
+    Ok(out)
+}
+
+fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>) -> R<Spec> {
     let y = crate::syntax::parse(text).map_err(|e| Problem {
         at: Some(e.at),
         message: format!("not valid YAML: {}", e.message),
@@ -1171,6 +1225,33 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
         at: top.at,
     };
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
+    // Imported types keep their file's byte order; a name two files give is refused.
+    for other in imported(file, meta, resolve, loading)? {
+        for mut t in other.types {
+            if t.endian.is_none() && other.endian_stated {
+                t.endian = Some(TypeEndian::Fixed(other.endian));
+            }
+            let origin = t.origin.clone().unwrap_or_else(|| other.file.clone());
+            match l.types.iter().find(|u| u.name == t.name) {
+                Some(u) if u.origin.as_deref() == Some(origin.as_str()) => continue,
+                Some(_) => {
+                    return Err(Problem::from(format!(
+                        "type `{}` of {origin} has the name of a type of this spec",
+                        t.name
+                    ))
+                    .or_at(get(meta, "imports").map_or(meta.at, |n| n.at)))
+                }
+                None => {}
+            }
+            t.origin = Some(origin);
+            l.types.push(t);
+        }
+        for e in other.enums {
+            if !l.enums.iter().any(|x| x.name == e.name) {
+                l.enums.push(e);
+            }
+        }
+    }
     let mut spec = Spec {
         file: file.to_string(),
         title: opt_str(meta, "title")?.unwrap_or_else(|| id.clone()),

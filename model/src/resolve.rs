@@ -87,7 +87,7 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
                 let e = spec
                     .enums
                     .iter_mut()
-                    .find(|e| &e.name == en)
+                    .find(|e| &e.name == en || Some(e.name.as_str()) == en.rsplit("::").next())
                     .ok_or_else(|| {
                         Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
                     })?;

@@ -338,6 +338,8 @@ pub struct Type {
     pub instances: Vec<Instance>,
     /// Instances read from the bytes (`pos`, `io`, or a type without `value`).
     pub parsed: Vec<Parsed>,
+    /// The spec file an imported type comes from (`None`: this spec's own).
+    pub origin: Option<String>,
     pub relations: Vec<Relation>,
     pub layout: Option<String>,
     pub min_size: u64,
@@ -469,11 +471,22 @@ impl ReadingSite<'_> {
 }
 
 impl Spec {
+    /// The type `name` names: its own name, or Kaitai's path to it (`spec_id::type`; names
+    /// are unique in a spec, so the last step decides).
     pub fn ty(&self, name: &str) -> Option<&Type> {
-        self.types.iter().find(|t| t.name == name)
+        self.type_index(name).map(|i| &self.types[i])
     }
+    /// The index of the type `name` names ([`Spec::ty`]).
+    pub fn type_index(&self, name: &str) -> Option<usize> {
+        let last = name.rsplit("::").next().unwrap_or(name);
+        self.types
+            .iter()
+            .position(|t| t.name == name || t.name == last)
+    }
+    /// The enum `name` names: its own name or a path to it (`type::enum`).
     pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
-        self.enums.iter().find(|e| e.name == name)
+        let last = name.rsplit("::").next().unwrap_or(name);
+        self.enums.iter().find(|e| e.name == name || e.name == last)
     }
     /// The value of a constant expression: a literal or an enum's named value.
     pub fn constant(&self, e: &Expr) -> Option<i128> {

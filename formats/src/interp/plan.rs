@@ -413,7 +413,7 @@ fn relation(
 
 /// Compiles `spec` (leaked by the caller: the plan and the tables borrow it for good).
 pub(crate) fn compile(spec: &'static Spec) -> R<Plan> {
-    let index = |name: &str| spec.types.iter().position(|t| t.name == name);
+    let index = |name: &str| spec.type_index(name);
     let mut types = vec![];
     for t in &spec.types {
         types.push(ty(spec, &index, t).map_err(|e| format!("{}: {e}", spec.file))?);
