@@ -6,6 +6,22 @@ use meshspec_model::{FieldType, Spec};
 /// The first construct of `spec` the generator does not emit, as `FILE:LINE:COL: what`.
 pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
     for t in &spec.types {
+        if let Some(f) = t.fields.iter().find(|f| {
+            matches!(f.ty, FieldType::Bits(_))
+                && (spec.bit_endian == meshspec_model::Endian::Be || f.enum_name.is_some())
+        }) {
+            return Err(format!(
+                "{}:{}: {}.{}: big-endian bit fields and enums on bit fields are read by the interpreter but not yet generated",
+                spec.file, f.at, t.name, f.id
+            ));
+        }
+        if let Some(g) = meshspec_model::bit_groups(t).iter().find(|g| g.2 % 8 != 0) {
+            let f = &t.fields[g.0];
+            return Err(format!(
+                "{}:{}: {}.{}: bit fields that end inside a byte are read by the interpreter but not yet generated",
+                spec.file, f.at, t.name, f.id
+            ));
+        }
         if let Some(p) = t.parsed.first() {
             return Err(format!(
                 "{}:{}: {}.{}: an instance read from the bytes (pos, io, type) is read by the interpreter but not yet generated",

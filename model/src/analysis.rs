@@ -149,8 +149,9 @@ pub(crate) fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
             bits += u64::from(n);
             continue;
         }
-        min += bits / 8;
-        fixed = fixed.map(|x| x + bits / 8);
+        // A byte-aligned field after bit fields starts at the next whole byte.
+        min += bits.div_ceil(8);
+        fixed = fixed.map(|x| x + bits.div_ceil(8));
         bits = 0;
         let (m, x) = field_size(spec, f);
         min += m;
@@ -159,7 +160,7 @@ pub(crate) fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
             _ => None,
         };
     }
-    (min + bits / 8, fixed.map(|x| x + bits / 8))
+    (min + bits.div_ceil(8), fixed.map(|x| x + bits.div_ceil(8)))
 }
 
 /// Where each field starts inside its type, in bits, when every field before it has a fixed
@@ -171,7 +172,12 @@ pub fn static_bit_offsets(spec: &Spec, t: &Type) -> Vec<Option<u64>> {
         out.push(at);
         let bits = match f.ty {
             FieldType::Bits(n) => Some(u64::from(n)),
-            _ => field_size(spec, f).1.map(|b| b * 8),
+            _ => {
+                // Starts at the next whole byte after bit fields.
+                at = at.map(|a| a.div_ceil(8) * 8);
+                *out.last_mut().expect("pushed") = at;
+                field_size(spec, f).1.map(|b| b * 8)
+            }
         };
         at = match (at, bits) {
             (Some(a), Some(b)) => Some(a + b),
@@ -199,6 +205,10 @@ pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
                 }
             }
             out.push((start, i - start, total));
+            // A conditional bit field makes a group of none (refused where groups are read).
+            if i == start {
+                i += 1;
+            }
         } else {
             i += 1;
         }

@@ -550,11 +550,7 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
                     if !(1..=64).contains(&n) {
                         return Err(Problem::from(format!("{what}: bit fields are b1 to b64")));
                     }
-                    if !bit_le {
-                        return Err(Problem::from(format!(
-                        "{what}: bit fields need `bit-endian: le` in meta (the subset's only order)"
-                    )));
-                    }
+                    let _ = bit_le;
                     FieldType::Bits(n)
                 } else if t == "str" {
                     FieldType::Str {
@@ -1199,6 +1195,7 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
             .or_at(n.at))
         }
     };
+    // Kaitai's default bit order is big endian.
     let bit_le = match opt_str(meta, "bit-endian")?.as_deref() {
         None | Some("be") => false,
         Some("le") => true,
@@ -1261,6 +1258,7 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
         id,
         endian: endian.unwrap_or(Endian::Le),
         endian_stated: endian.is_some(),
+        bit_endian: if bit_le { Endian::Le } else { Endian::Be },
         types: l.types,
         enums: l.enums,
     };

@@ -77,6 +77,17 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             if let Some(en) = &f.enum_name {
                 let prim = match f.ty {
                     FieldType::Prim(p) if p.kind != PrimKind::F => p,
+                    // A bit field's enum takes the narrowest unsigned type of its width.
+                    FieldType::Bits(n) => Prim {
+                        kind: PrimKind::U,
+                        bytes: match n {
+                            ..=8 => 1,
+                            9..=16 => 2,
+                            17..=32 => 4,
+                            _ => 8,
+                        },
+                        endian: None,
+                    },
                     _ => {
                         return Err(
                             Problem::from(format!("{}: enum on a non-integer field", f.id))

@@ -426,6 +426,8 @@ pub struct Spec {
     pub endian: Endian,
     /// Whether `meta.endian` is given (the project's specs give it: `lint`).
     pub endian_stated: bool,
+    /// `meta.bit-endian`: the order of bit fields (Kaitai's default: big endian).
+    pub bit_endian: Endian,
     pub types: Vec<Type>,
     pub enums: Vec<EnumDef>,
 }

@@ -23,6 +23,15 @@ pub(crate) struct Plan {
 /// The first construct of `spec` that the interpreter reads but does not write back exactly.
 fn unwritable(spec: &Spec) -> Option<String> {
     for t in &spec.types {
+        if let Some(f) = t.fields.iter().find(|f| matches!(f.ty, FieldType::Bits(_))) {
+            let odd = bit_groups(t).iter().any(|g| g.2 % 8 != 0);
+            if spec.bit_endian == meshspec_model::Endian::Be || odd {
+                return Some(format!(
+                    "{}:{}: {}.{}: big-endian bit fields, or bit fields that end inside a byte, are read but not yet written back",
+                    spec.file, f.at, t.name, f.id
+                ));
+            }
+        }
         for f in &t.fields {
             let why = if let Some(p) = t.parsed.first() {
                 return Some(format!(
@@ -489,12 +498,7 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
                 t.name, t.fields[first].id
             ));
         }
-        if bits % 8 != 0 {
-            return Err(format!(
-                "{}.{}: consecutive bit fields add up to {bits} bits, not whole bytes",
-                t.name, t.fields[first].id
-            ));
-        }
+
         if bits > 128 {
             return Err(format!(
                 "{}.{}: consecutive bit fields add up to {bits} bits, more than 128",
@@ -757,11 +761,21 @@ fn field(
                         _ => 0,
                     })
                     .sum();
+                let width = match f.ty {
+                    FieldType::Bits(n) => n,
+                    _ => 0,
+                };
+                // The group's bytes as one number, in the bit order: little endian counts
+                // from its lowest bit, big endian from its highest.
+                let bytes = total.div_ceil(8);
                 Bits {
                     first,
                     count,
-                    bytes: u64::from(total / 8),
-                    shift,
+                    bytes: u64::from(bytes),
+                    shift: match spec.bit_endian {
+                        meshspec_model::Endian::Le => shift,
+                        meshspec_model::Endian::Be => bytes * 8 - shift - width,
+                    },
                     width: match f.ty {
                         FieldType::Bits(n) => n,
                         _ => 0,

@@ -321,7 +321,7 @@ impl<'p, 'a> Query<'p, 'a> {
         let number = |v: &Val<'a>| match v {
             Val::F32(x) => Q::Float(f64::from(*x)),
             Val::F64(x) => Q::Float(*x),
-            Val::Bool(b) => Q::Bool(*b),
+            Val::Bool(b) if fp.f.enum_name.is_none() => Q::Bool(*b),
             other => match &fp.f.enum_name {
                 Some(en) => match spec.enums.iter().position(|e| &e.name == en) {
                     Some(e) => Q::Enum(e, other.int()),

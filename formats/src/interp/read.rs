@@ -560,9 +560,18 @@ impl Reader<'_> {
             }
             let at = io.pos();
             let raw = io.take(b.bytes, "bits")?;
-            let mut le = [0u8; 16];
-            le[..raw.len()].copy_from_slice(raw);
-            Ok((u128::from_le_bytes(le), Span::new(at, io.pos())))
+            let mut num = [0u8; 16];
+            let v = match self.plan.spec.bit_endian {
+                meshspec_model::Endian::Le => {
+                    num[..raw.len()].copy_from_slice(raw);
+                    u128::from_le_bytes(num)
+                }
+                meshspec_model::Endian::Be => {
+                    num[16 - raw.len()..].copy_from_slice(raw);
+                    u128::from_be_bytes(num)
+                }
+            };
+            Ok((v, Span::new(at, io.pos())))
         })?;
         for fi in b.first..b.first + b.count {
             let fp = &fr.tp.fields[fi];
