@@ -39,7 +39,11 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
             ));
         }
         for f in &t.fields {
-            let gap = if matches!(f.repeat, meshspec_model::Repeat::Until(_)) {
+            let gap = if t.wrapper {
+                Some("a number or text type as a switch's case")
+            } else if f.switch_size.is_some() {
+                Some("a sized switch")
+            } else if matches!(f.repeat, meshspec_model::Repeat::Until(_)) {
                 Some("repeat: until")
             } else if f.term.is_some() {
                 Some("a terminator or padding (terminator, pad-right, include, consume, eos-error)")

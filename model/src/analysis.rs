@@ -69,6 +69,9 @@ pub fn field_exprs(f: &Field) -> Vec<&Expr> {
         out.push(on);
         out.extend(cases.iter().map(|(k, _)| k));
     }
+    if let Some(Size::Expr(e)) = &f.switch_size {
+        out.push(e);
+    }
     for r in refs(&f.ty) {
         out.extend(r.args.iter());
     }
@@ -104,6 +107,12 @@ pub fn elem_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
         },
         // At least its terminator.
         FieldType::Strz { .. } => (1, None),
+        FieldType::Switch { .. } if f.switch_size.is_some() => match &f.switch_size {
+            Some(Size::Expr(e)) => e
+                .literal()
+                .map_or((0, None), |v| (v as u64, Some(v as u64))),
+            _ => (0, None),
+        },
         FieldType::Switch { cases, .. } => {
             let sizes: Vec<(u64, Option<u64>)> = cases
                 .iter()

@@ -530,11 +530,6 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
                 let (on, cases) = switch(sw, &what, "switch needs", |t| {
                     type_ref(&str_of(t, "case type")?, &what)
                 })?;
-                if size.is_some() {
-                    return Err(Problem::from(format!(
-                        "{what}: sized switches are not in the subset"
-                    )));
-                }
                 FieldType::Switch { on, cases }
             }
             (Some(t), None) => {
@@ -650,8 +645,13 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         ))
         .or_at(v.at));
     }
+    let switch_size = match ty {
+        FieldType::Switch { .. } => size,
+        _ => None,
+    };
     Ok(Field {
         term,
+        switch_size,
         at: v.at,
         reading: reading(m, conf, true, &what)?,
         check_severity: checked.then_some(severity),
@@ -1050,6 +1050,7 @@ impl Loader {
             parsed,
             relations,
             origin: None,
+            wrapper: false,
             layout,
             min_size: 0,
             fixed_size: None,
@@ -1222,6 +1223,71 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
         at: top.at,
     };
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
+    // A number or text type named as a switch's case is held by a type made for it.
+    let mut prims = vec![];
+    for t in &l.types {
+        for f in &t.fields {
+            if let FieldType::Switch { cases, .. } = &f.ty {
+                for (_, r) in cases {
+                    let builtin = Prim::parse(&r.name).is_some()
+                        || matches!(r.name.as_str(), "str" | "strz" | "bytes")
+                        || r.name
+                            .strip_prefix('b')
+                            .is_some_and(|n| n.parse::<u32>().is_ok());
+                    if builtin && !prims.contains(&r.name) {
+                        prims.push(r.name.clone());
+                    }
+                }
+            }
+        }
+    }
+    for name in prims {
+        let s = |t: &str| Node {
+            kind: Kind::Str(t.into()),
+            at: top.at,
+        };
+        let mut value = vec![(s("id"), s("value"))];
+        match name.as_str() {
+            "bytes" => value.push((
+                s("size-eos"),
+                Node {
+                    kind: Kind::Bool(true),
+                    at: top.at,
+                },
+            )),
+            "str" => {
+                value.push((s("type"), s("str")));
+                value.push((
+                    s("size-eos"),
+                    Node {
+                        kind: Kind::Bool(true),
+                        at: top.at,
+                    },
+                ));
+            }
+            other => value.push((s("type"), s(other))),
+        }
+        let node = Node {
+            kind: Kind::Map(vec![(
+                s("seq"),
+                Node {
+                    kind: Kind::Seq(vec![Node {
+                        kind: Kind::Map(value),
+                        at: top.at,
+                    }]),
+                    at: top.at,
+                },
+            )]),
+            at: top.at,
+        };
+        if l.types.iter().any(|t| t.name == name) {
+            continue;
+        }
+        l.ty(&name, &node, None)?;
+        if let Some(t) = l.types.last_mut() {
+            t.wrapper = true;
+        }
+    }
     // Imported types keep their file's byte order; a name two files give is refused.
     for other in imported(file, meta, resolve, loading)? {
         for mut t in other.types {

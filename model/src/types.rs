@@ -232,6 +232,8 @@ pub struct Field {
     /// How bytes or text end (a terminator, padding), beyond their size; `None` for `strz`
     /// without a size, whose NUL the type says.
     pub term: Option<Term>,
+    /// The size of a sized switch: the case's type is read from exactly that many bytes.
+    pub switch_size: Option<Size>,
     /// `-reading`: the choice the documents leave open that this field's place, size or
     /// meaning rests on, stated (its confidence is then `inferred`, or `unknown` for bytes
     /// whose meaning is not claimed).
@@ -340,6 +342,9 @@ pub struct Type {
     pub parsed: Vec<Parsed>,
     /// The spec file an imported type comes from (`None`: this spec's own).
     pub origin: Option<String>,
+    /// Made by the loader to hold one value of a number or text type that a switch names as
+    /// a case (`cases: {1: u4}`): its one field `value` is the case's value.
+    pub wrapper: bool,
     pub relations: Vec<Relation>,
     pub layout: Option<String>,
     pub min_size: u64,

@@ -33,7 +33,11 @@ fn unwritable(spec: &Spec) -> Option<String> {
             }
         }
         for f in &t.fields {
-            let why = if let Some(p) = t.parsed.first() {
+            let why = if t.wrapper {
+                Some("a number or text type as a switch's case")
+            } else if f.switch_size.is_some() {
+                Some("a sized switch")
+            } else if let Some(p) = t.parsed.first() {
                 return Some(format!(
                     "{}:{}: {}.{}: an instance read from the bytes (pos) is read but not yet written back",
                     spec.file, p.at, t.name, p.id
@@ -132,6 +136,8 @@ pub(crate) struct Case {
 }
 
 pub(crate) struct Switch {
+    /// A sized switch's size: the case is read from exactly that many bytes.
+    pub size: Option<Size>,
     pub on: CE,
     pub on_text: String,
     pub cases: Vec<Case>,
@@ -664,6 +670,7 @@ fn field(
             let name: &'static str =
                 Box::leak(format!("{}{}", t.rust, camel(&f.id)).into_boxed_str());
             Elem::Switch(Box::new(Switch {
+                size: f.switch_size.as_ref().map(size).transpose()?,
                 on: elem_scope.int_of(on)?,
                 on_text: on.to_string(),
                 cases: compiled,

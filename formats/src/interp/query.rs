@@ -310,13 +310,18 @@ impl<'p, 'a> Query<'p, 'a> {
             _ => obj.io,
         };
         let child = |ty: usize, val: Val<'a>, pos: Pos| {
-            Q::Obj(Rc::new(Obj {
+            let o = Rc::new(Obj {
                 ty,
                 val,
                 pos,
                 io,
                 parent: Some(obj.clone()),
-            }))
+            });
+            // A number or text a switch's case names is its value, not a value of a type.
+            if spec.types[ty].wrapper {
+                return self.member(&o, "value", 0).unwrap_or(Q::Null);
+            }
+            Q::Obj(o)
         };
         let number = |v: &Val<'a>| match v {
             Val::F32(x) => Q::Float(f64::from(*x)),

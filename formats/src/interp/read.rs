@@ -534,7 +534,14 @@ impl Reader<'_> {
                 for case in &sw.cases {
                     if on == fr.env(io, index, None).int(&case.key)? {
                         let argv = args(io, &case.args)?;
-                        let (v, p) = self.read_type(io, sw.variants[case.variant], &argv)?;
+                        let ty = sw.variants[case.variant];
+                        let (v, p) = match &sw.size {
+                            Some(Size::Expr { ce, .. }) => {
+                                let n = size(io, ce)?;
+                                io.sized(n, |io| self.read_type(io, ty, &argv))?
+                            }
+                            _ => self.read_type(io, ty, &argv)?,
+                        };
                         return Ok((Val::Case(case.variant, Box::new(v)), p));
                     }
                 }
