@@ -6,6 +6,12 @@ use meshspec_model::{FieldType, Spec};
 /// The first construct of `spec` the generator does not emit, as `FILE:LINE:COL: what`.
 pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
     for t in &spec.types {
+        if let Some(p) = t.params.iter().find(|p| p.flag) {
+            return Err(format!(
+                "{}:{}: {}: parameter `{}` of type bool is read by the interpreter but not yet generated",
+                spec.file, t.at, t.name, p.id
+            ));
+        }
         if let Some(f) = t.fields.iter().find(|f| {
             matches!(f.ty, FieldType::Bits(_))
                 && (spec.bit_endian == meshspec_model::Endian::Be || f.enum_name.is_some())
@@ -39,7 +45,9 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
             ));
         }
         for f in &t.fields {
-            let gap = if t.wrapper {
+            let gap = if f.process.is_some() {
+                Some("process (zlib, xor, rol, ror)")
+            } else if t.wrapper {
                 Some("a number or text type as a switch's case")
             } else if f.switch_size.is_some() {
                 Some("a sized switch")

@@ -72,6 +72,9 @@ pub fn field_exprs(f: &Field) -> Vec<&Expr> {
     if let Some(Size::Expr(e)) = &f.switch_size {
         out.push(e);
     }
+    if let Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) = &f.process {
+        out.push(e);
+    }
     for r in refs(&f.ty) {
         out.extend(r.args.iter());
     }
@@ -338,6 +341,7 @@ pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
         FieldType::Bytes(Size::Expr(e))
             if f.valid.is_none()
                 && f.term.is_none()
+                && f.process.is_none()
                 && !e.names().iter().any(|n| n == "_index") =>
         {
             ListKind::Chunks(e.clone())

@@ -291,6 +291,7 @@ const ATTR_KEYS: &[&str] = &[
     "consume",
     "eos-error",
     "pad-right",
+    "process",
     "doc",
     "doc-ref",
     "-offset",
@@ -500,7 +501,10 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
     let id = opt_str(m, "id")?.ok_or_else(|| format!("{where_}: an attribute needs an id"))?;
     let what = format!("{where_}.{id}");
     check_keys(m, ATTR_KEYS, &what)?;
-    if !is_snake(&id) {
+    let unnamed = id
+        .strip_prefix("_unnamed")
+        .is_some_and(|n| n.parse::<usize>().is_ok());
+    if !is_snake(&id) && !unnamed {
         return Err(Problem::from(format!("{what}: ids are snake_case")));
     }
     let size = size_of_attr(m, &what)?;
@@ -649,9 +653,27 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         FieldType::Switch { .. } => size,
         _ => None,
     };
+    let process = match get(m, "process") {
+        None => None,
+        Some(n) => {
+            let p = process(&str_of(n, "process")?).map_err(|e| Problem {
+                at: Some(n.at),
+                message: format!("{what}: {e}"),
+            })?;
+            let sized = matches!(ty, FieldType::Bytes(_) | FieldType::SizedUser { .. });
+            if !sized || term.is_some() {
+                return Err(Problem::from(format!(
+                    "{what}: process is read here on sized bytes or a sized part only"
+                ))
+                .or_at(n.at));
+            }
+            Some(p)
+        }
+    };
     Ok(Field {
         term,
         switch_size,
+        process,
         at: v.at,
         reading: reading(m, conf, true, &what)?,
         check_severity: checked.then_some(severity),
@@ -671,6 +693,29 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         derive: opt_expr(m, "-derive", &what)?,
         measured: false,
     })
+}
+
+/// A `process` value: `zlib`, `xor(KEY)`, `rol(N)`, `ror(N)`; a custom processor is refused.
+fn process(s: &str) -> Result<Process, String> {
+    let s = s.trim();
+    if s == "zlib" {
+        return Ok(Process::Zlib);
+    }
+    let (name, arg) = s
+        .split_once('(')
+        .and_then(|(n, a)| Some((n.trim(), a.strip_suffix(')')?)))
+        .ok_or_else(|| {
+            format!("process `{s}` is a custom processor, which meshspec does not run")
+        })?;
+    let e = expr::parse(arg).map_err(|e| format!("process `{s}`: {e}"))?;
+    match name {
+        "xor" => Ok(Process::Xor(e)),
+        "rol" => Ok(Process::Rol(e)),
+        "ror" => Ok(Process::Ror(e)),
+        other => Err(format!(
+            "process `{other}` is a custom processor, which meshspec does not run (zlib, xor, rol and ror are Kaitai's own)"
+        )),
+    }
 }
 
 /// The keys that say how bytes or text end: `None` when none is given. `sized`: a size (or
@@ -840,10 +885,11 @@ impl Loader {
                     check_keys(pm, &["id", "type", "doc", "-context", "-default"], name)?;
                     let id = opt_str(pm, "id")?.ok_or("param needs id")?;
                     let t = opt_str(pm, "type")?.ok_or("param needs type")?;
-                    let prim = Prim::parse(&t)
+                    // A flag is the integer 0 or 1 here.
+                    let prim = Prim::parse(if t == "bool" { "u1" } else { &t })
                         .filter(|p| p.kind != PrimKind::F)
                         .ok_or_else(|| {
-                            format!("{name}: param {id}: integer types only, found {t}")
+                            format!("{name}: param {id}: integer types and bool only, found {t}")
                         })?;
                     let context = opt_str(pm, "-context")?;
                     let default = match get(pm, "-default") {
@@ -873,6 +919,7 @@ impl Loader {
                         )));
                     }
                     Ok(Param {
+                        flag: t == "bool",
                         id,
                         prim,
                         doc: opt_str(pm, "doc")?,
@@ -885,7 +932,33 @@ impl Loader {
         }
         let mut fields = vec![];
         if let Some(seq) = get(m, "seq") {
-            for a in items(seq, "seq")? {
+            for (k, a) in items(seq, "seq")?.iter().enumerate() {
+                // Kaitai names a field without an id `_unnamedN` (N its place in seq).
+                let named;
+                let a = match &a.kind {
+                    Kind::Map(m) if a.get("id").is_none() => {
+                        let mut m = m.clone();
+                        m.insert(
+                            0,
+                            (
+                                Node {
+                                    kind: Kind::Str("id".into()),
+                                    at: a.at,
+                                },
+                                Node {
+                                    kind: Kind::Str(format!("_unnamed{k}")),
+                                    at: a.at,
+                                },
+                            ),
+                        );
+                        named = Node {
+                            kind: Kind::Map(m),
+                            at: a.at,
+                        };
+                        &named
+                    }
+                    _ => a,
+                };
                 fields.push(attr(a, name, self.bit_le, self.encoding.as_deref())?);
             }
         }

@@ -165,6 +165,19 @@ pub struct Term {
     pub bounded: bool,
 }
 
+/// Kaitai's `process`: how the stored bytes are decoded before they are the value (or are
+/// read as the field's type).
+#[derive(Debug, Clone)]
+pub enum Process {
+    /// `xor(key)`: each byte xored with the key (a byte, or bytes repeated).
+    Xor(Expr),
+    /// `rol(n)`, `ror(n)`: each byte rotated left (right) by `n` bits.
+    Rol(Expr),
+    Ror(Expr),
+    /// `zlib`: a zlib stream, inflated.
+    Zlib,
+}
+
 #[derive(Debug, Clone)]
 pub enum Repeat {
     None,
@@ -234,6 +247,8 @@ pub struct Field {
     pub term: Option<Term>,
     /// The size of a sized switch: the case's type is read from exactly that many bytes.
     pub switch_size: Option<Size>,
+    /// `process`: the stored bytes decoded before they are the value.
+    pub process: Option<Process>,
     /// `-reading`: the choice the documents leave open that this field's place, size or
     /// meaning rests on, stated (its confidence is then `inferred`, or `unknown` for bytes
     /// whose meaning is not claimed).
@@ -251,6 +266,8 @@ pub struct Field {
 pub struct Param {
     pub id: String,
     pub prim: Prim,
+    /// `type: bool`: the value is 0 or 1 (`prim` is `u1`).
+    pub flag: bool,
     pub doc: Option<String>,
     /// For layouts: the name of the command-line value that fills this parameter.
     pub context: Option<String>,

@@ -425,6 +425,15 @@ impl<'e, 'a> Env<'e, 'a> {
         }
     }
 
+    /// `e` as bytes: a blob's, or the one byte an integer is.
+    pub fn bytes(&self, e: &CE) -> Result<Vec<u8>> {
+        Ok(match self.eval(e)? {
+            Ev::Int(i) => vec![i as u8],
+            Ev::Bool(b) => vec![u8::from(b)],
+            Ev::Ref(v) => v.bytes().to_vec(),
+        })
+    }
+
     pub fn bool(&self, e: &CE) -> Result<bool> {
         match self.eval(e)? {
             Ev::Bool(b) => Ok(b),

@@ -33,7 +33,9 @@ fn unwritable(spec: &Spec) -> Option<String> {
             }
         }
         for f in &t.fields {
-            let why = if t.wrapper {
+            let why = if f.process.is_some() {
+                Some("process (zlib, xor, rol, ror)")
+            } else if t.wrapper {
                 Some("a number or text type as a switch's case")
             } else if f.switch_size.is_some() {
                 Some("a sized switch")
@@ -162,6 +164,15 @@ pub(crate) enum Elem {
     Switch(Box<Switch>),
 }
 
+/// `process`, compiled: the key or the rotation as the reader evaluates it.
+pub(crate) enum Proc {
+    /// The key: constant bytes, or an expression (a byte, or bytes).
+    Xor(Result<Vec<u8>, CE>),
+    Rol(CE),
+    Ror(CE),
+    Zlib,
+}
+
 /// A field's own check (`valid`).
 pub(crate) struct Check {
     pub test: Test,
@@ -205,6 +216,8 @@ pub(crate) struct FieldPlan {
     pub count: Option<CE>,
     /// `repeat-until`, over `_` (the element just read) and `_index`.
     pub until: Option<CE>,
+    /// `process`: how the stored bytes are decoded.
+    pub process: Option<Proc>,
     pub cond: Option<CE>,
     pub cond_text: String,
     pub offset: Option<(CE, String)>,
@@ -803,6 +816,21 @@ fn field(
         list,
         count,
         until,
+        process: match &f.process {
+            None => None,
+            Some(Process::Zlib) => Some(Proc::Zlib),
+            Some(Process::Rol(e)) => Some(Proc::Rol(elem_scope.int_of(e)?)),
+            Some(Process::Ror(e)) => Some(Proc::Ror(elem_scope.int_of(e)?)),
+            Some(Process::Xor(Expr::Array(items))) => Some(Proc::Xor(Ok(items
+                .iter()
+                .map(|x| {
+                    x.literal()
+                        .map(|v| v as u8)
+                        .ok_or_else(|| "an xor key of bytes".to_string())
+                })
+                .collect::<R<Vec<u8>>>()?))),
+            Some(Process::Xor(e)) => Some(Proc::Xor(Err(elem_scope.compile(e)?.ce))),
+        },
         cond: match &f.cond {
             Some(c) => Some(field_scope.bool_of(c)?),
             None => None,

@@ -101,8 +101,9 @@ struct Obj<'a> {
     val: Val<'a>,
     /// Its positions (absent for a value whose positions were not recorded).
     pos: Pos,
-    /// Its stream (`_io`): where it starts and ends in the input.
-    io: (u64, u64),
+    /// Its stream (`_io`): where it starts and ends in the input; `None` for a part decoded
+    /// by `process`, whose stream is not kept.
+    io: Option<(u64, u64)>,
     parent: Option<Rc<Obj<'a>>>,
 }
 
@@ -140,7 +141,7 @@ impl<'p, 'a> Query<'p, 'a> {
                 ty,
                 val,
                 pos,
-                io: (0, input.len() as u64),
+                io: Some((0, input.len() as u64)),
                 parent: None,
             }),
         }
@@ -183,7 +184,12 @@ impl<'p, 'a> Query<'p, 'a> {
                 return Ok(obj.parent.clone().map_or(Q::Null, Q::Obj));
             }
             "_root" => return Ok(Q::Obj(self.root.clone())),
-            "_io" => return Ok(Q::Io(obj.io.0, obj.io.1, obj.pos.span().end)),
+            "_io" => {
+                let (start, end) = obj
+                    .io
+                    .ok_or("the stream of a part decoded by process is not kept")?;
+                return Ok(Q::Io(start, end, obj.pos.span().end));
+            }
             _ => {}
         }
         if let Some(fi) = tp.t.fields.iter().position(|f| f.id == name) {
@@ -219,7 +225,9 @@ impl<'p, 'a> Query<'p, 'a> {
                     Q::Io(start, end, _) => (start, end),
                     _ => return Err(format!("`{e}` is not a stream")),
                 },
-                None => obj.io,
+                None => obj
+                    .io
+                    .ok_or("the stream of a part decoded by process is not kept")?,
             };
             let pos = match &p.pos {
                 Some(e) => int(&self.eval(obj, e, depth + 1)?)?,
@@ -238,7 +246,7 @@ impl<'p, 'a> Query<'p, 'a> {
                 ty: obj.ty,
                 val: obj.val.clone(),
                 pos: obj.pos.clone(),
-                io,
+                io: Some(io),
                 parent: obj.parent.clone(),
             });
             return Ok(self.field(&host, fp, v, vpos));
@@ -303,9 +311,10 @@ impl<'p, 'a> Query<'p, 'a> {
         let spec = self.plan.spec;
         // A sized part is a stream of its own.
         let io = match &fp.elem {
+            _ if fp.process.is_some() => None,
             Elem::Sized { .. } if !matches!(pos, Pos::Absent) => {
                 let s = pos.span();
-                (s.start, s.end)
+                Some((s.start, s.end))
             }
             _ => obj.io,
         };

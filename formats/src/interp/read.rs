@@ -4,7 +4,7 @@
 
 use super::check;
 use super::eval::Env;
-use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Size, TypePlan};
+use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Proc, Size, TypePlan};
 use super::value::{by_int, by_prim, Nums, Pos, StructPos, Val};
 use crate::rt::input::{count, eof};
 use crate::rt::{self, codec, Error, ErrorKind, Input, Params, Result, Span};
@@ -495,7 +495,33 @@ impl Reader<'_> {
                     }
                     Size::Eos => io.rest(),
                 };
-                Ok((Val::Bytes(Cow::Borrowed(b)), span(io)))
+                let v = match &fp.process {
+                    Some(p) => Cow::Owned(self.decode(p, b, &fr.env(io, index, None), at)?),
+                    None => Cow::Borrowed(b),
+                };
+                Ok((Val::Bytes(v), span(io)))
+            }
+            Elem::Sized {
+                ty,
+                args: a,
+                size: s,
+            } if fp.process.is_some() => {
+                // The type is read from the decoded bytes; its values own what they hold.
+                let argv = args(io, a)?;
+                let b = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos => io.rest(),
+                };
+                let p = fp.process.as_ref().unwrap_or_else(|| unreachable!());
+                let decoded = self.decode(p, b, &fr.env(io, index, None), at)?;
+                let mut inner = Input::new(&decoded);
+                let (v, _) = self
+                    .read_type(&mut inner, *ty, &argv)
+                    .map_err(|e| e.shifted(at))?;
+                Ok((v.into_static(), span(io)))
             }
             Elem::Str { size: s, enc } => {
                 let t = match s {
@@ -554,6 +580,49 @@ impl Reader<'_> {
             }
             Elem::Bits(_) => Ok((Val::Absent, Pos::Absent)),
         }
+    }
+
+    /// Bytes `b`, stored at `at`, decoded as `process` says.
+    fn decode(&self, p: &Proc, b: &[u8], env: &Env<'_, '_>, at: u64) -> Result<Vec<u8>> {
+        let rotate = |n: i128, left: bool| {
+            let n = (n.rem_euclid(8)) as u32;
+            b.iter()
+                .map(|x| {
+                    if left {
+                        x.rotate_left(n)
+                    } else {
+                        x.rotate_right(n)
+                    }
+                })
+                .collect()
+        };
+        Ok(match p {
+            Proc::Xor(key) => {
+                let key = match key {
+                    Ok(k) => k.clone(),
+                    Err(ce) => env.bytes(ce)?,
+                };
+                if key.is_empty() {
+                    return Ok(b.to_vec());
+                }
+                b.iter()
+                    .zip(key.iter().cycle())
+                    .map(|(x, k)| x ^ k)
+                    .collect()
+            }
+            Proc::Rol(n) => rotate(env.int(n)?, true),
+            Proc::Ror(n) => rotate(env.int(n)?, false),
+            Proc::Zlib => {
+                use std::io::Read as _;
+                let mut out = vec![];
+                flate2::read::ZlibDecoder::new(b)
+                    .read_to_end(&mut out)
+                    .map_err(|e| {
+                        Error::new(ErrorKind::Invalid, at, "a zlib stream", e.to_string())
+                    })?;
+                out
+            }
+        })
     }
 
     /// Consecutive bit fields: their bytes read once, each field's value taken from them, its
