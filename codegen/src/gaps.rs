@@ -45,7 +45,11 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
             ));
         }
         for f in &t.fields {
-            let gap = if f.process.is_some() {
+            let default_case = matches!(&f.ty, FieldType::Switch { cases, .. }
+                if cases.iter().any(|(k, _)| matches!(k, meshspec_model::expr::Expr::Name(n) if n == "_")));
+            let gap = if default_case {
+                Some("a switch's `_` case")
+            } else if f.process.is_some() {
                 Some("process (zlib, xor, rol, ror)")
             } else if t.wrapper {
                 Some("a number or text type as a switch's case")

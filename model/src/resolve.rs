@@ -510,6 +510,8 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                 .filter(|e| {
                     !f.derive.iter().any(|d| std::ptr::eq(d, *e))
                         && !until.is_some_and(|u| std::ptr::eq(u, *e))
+                        // A switch's `_` case: every other value.
+                        && !matches!(e, Expr::Name(n) if n == "_")
                         && !f
                             .valid
                             .iter()

@@ -664,6 +664,7 @@ fn field(
             }
             let mut variants: Vec<usize> = vec![];
             let mut compiled = vec![];
+            let mut defaults = vec![];
             for (k, r) in cases {
                 let target = type_of(&r.name)?;
                 let variant = match variants.iter().position(|&v| v == target) {
@@ -673,12 +674,19 @@ fn field(
                         variants.len() - 1
                     }
                 };
+                // `_`, the case of every other value, is tried last: its key is the value.
+                let default = matches!(k, Expr::Name(n) if n == "_");
                 compiled.push(Case {
-                    key: elem_scope.int_of(k)?,
+                    key: elem_scope.int_of(if default { on } else { k })?,
                     variant,
                     args: args(r)?,
                 });
+                if default {
+                    let c = compiled.remove(compiled.len() - 1);
+                    defaults.push(c);
+                }
             }
+            compiled.append(&mut defaults);
             let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();
             let name: &'static str =
                 Box::leak(format!("{}{}", t.rust, camel(&f.id)).into_boxed_str());
