@@ -643,9 +643,14 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
             "{what}: a `contents` check cannot be a warning: the writer writes the constant, so other bytes would be lost; use a stored field with `valid` instead"
         )));
     }
-    if term.is_some() && !matches!(ty, FieldType::Bytes(_) | FieldType::Str { .. }) {
+    if term.is_some()
+        && !matches!(
+            ty,
+            FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::SizedUser { .. }
+        )
+    {
         return Err(Problem::from(format!(
-            "{what}: terminator, include, consume, eos-error and pad-right are for bytes and text"
+            "{what}: terminator, include, consume, eos-error and pad-right are for bytes, text and a type read from them"
         ))
         .or_at(v.at));
     }

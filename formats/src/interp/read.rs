@@ -505,6 +505,39 @@ impl Reader<'_> {
                 ty,
                 args: a,
                 size: s,
+            } if fp.f.term.is_some() && fp.process.is_none() => {
+                // The type is read from the bytes the terminator (or padding) leaves, in
+                // place; then the rest of the size, or the terminator when consumed.
+                let term = fp.f.term.unwrap_or_else(|| unreachable!());
+                let argv = args(io, a)?;
+                let n = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        if n > io.left() {
+                            return Err(eof(at, "bytes", n, io.left()));
+                        }
+                        n
+                    }
+                    Size::Eos => io.left(),
+                };
+                let region = io.peek(n);
+                let b = terminated(region, &term, 1, at)?.len() as u64;
+                let (v, p) = io.sized(b, |io| self.read_type(io, *ty, &argv))?;
+                let found = (b as usize) < region.len() || term.include;
+                let rest = if term.bounded {
+                    n - b
+                } else if term.consume && found && !term.include {
+                    1
+                } else {
+                    0
+                };
+                io.take(rest, "bytes")?;
+                Ok((v, p))
+            }
+            Elem::Sized {
+                ty,
+                args: a,
+                size: s,
             } if fp.process.is_some() => {
                 // The type is read from the decoded bytes; its values own what they hold.
                 let argv = args(io, a)?;
