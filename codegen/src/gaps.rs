@@ -47,7 +47,21 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
         for f in &t.fields {
             let default_case = matches!(&f.ty, FieldType::Switch { cases, .. }
                 if cases.iter().any(|(k, _)| matches!(k, meshspec_model::expr::Expr::Name(n) if n == "_")));
-            let gap = if default_case {
+            let count = match &f.repeat {
+                meshspec_model::Repeat::Expr(c) => Some(c),
+                _ => None,
+            };
+            let io_beyond = meshspec_model::field_exprs(f).iter().any(|e| {
+                let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
+                e.any(&|x| {
+                    matches!(x, meshspec_model::expr::Expr::Attr(a, n)
+                        if matches!(&**a, meshspec_model::expr::Expr::Name(b) if b == "_io")
+                            && (n == "eof" || (n == "size" && !in_count)))
+                })
+            });
+            let gap = if io_beyond {
+                Some("`_io.eof`, or `_io.size` outside a count")
+            } else if default_case {
                 Some("a switch's `_` case")
             } else if f.process.is_some() {
                 Some("process (zlib, xor, rol, ror)")

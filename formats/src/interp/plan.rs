@@ -33,7 +33,21 @@ fn unwritable(spec: &Spec) -> Option<String> {
             }
         }
         for f in &t.fields {
-            let why = if f.process.is_some() {
+            let count = match &f.repeat {
+                Repeat::Expr(c) => Some(c),
+                _ => None,
+            };
+            let dynamic = field_exprs(f).iter().any(|e| {
+                let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
+                super::eval::needs_dyn(e)
+                    || e.any(&|x| {
+                        matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
+                            && n == "size" && !in_count)
+                    })
+            });
+            let why = if dynamic {
+                Some("an expression over _parent, _root, text, bytes or arrays (evaluated while reading only)")
+            } else if f.process.is_some() {
                 Some("process (zlib, xor, rol, ror)")
             } else if t.wrapper {
                 Some("a number or text type as a switch's case")
@@ -132,6 +146,9 @@ pub(crate) enum Size {
 
 pub(crate) struct Case {
     pub key: CE,
+    /// For a switch over text, bytes or what only the dynamic evaluator says: the condition
+    /// that picks the case (`key` is then unused).
+    pub test: Option<CE>,
     /// Which of the switch's target types.
     pub variant: usize,
     pub args: Args,
@@ -665,6 +682,9 @@ fn field(
             let mut variants: Vec<usize> = vec![];
             let mut compiled = vec![];
             let mut defaults = vec![];
+            // A switch over text or bytes is decided case by case by the dynamic evaluator.
+            let dynamic = elem_scope.int_of(on).is_err()
+                || cases.iter().any(|(k, _)| super::eval::needs_dyn(k));
             for (k, r) in cases {
                 let target = type_of(&r.name)?;
                 let variant = match variants.iter().position(|&v| v == target) {
@@ -676,8 +696,22 @@ fn field(
                 };
                 // `_`, the case of every other value, is tried last: its key is the value.
                 let default = matches!(k, Expr::Name(n) if n == "_");
+                let test = match (dynamic, default) {
+                    (false, _) => None,
+                    (true, true) => Some(CE::Bool(true)),
+                    (true, false) => Some(elem_scope.bool_of(&Expr::Binary(
+                        BinOp::Eq,
+                        Box::new(on.clone()),
+                        Box::new(k.clone()),
+                    ))?),
+                };
                 compiled.push(Case {
-                    key: elem_scope.int_of(if default { on } else { k })?,
+                    key: if dynamic {
+                        CE::Int(0)
+                    } else {
+                        elem_scope.int_of(if default { on } else { k })?
+                    },
+                    test,
                     variant,
                     args: args(r)?,
                 });
@@ -692,7 +726,11 @@ fn field(
                 Box::leak(format!("{}{}", t.rust, camel(&f.id)).into_boxed_str());
             Elem::Switch(Box::new(Switch {
                 size: f.switch_size.as_ref().map(size).transpose()?,
-                on: elem_scope.int_of(on)?,
+                on: if dynamic {
+                    CE::Int(0)
+                } else {
+                    elem_scope.int_of(on)?
+                },
                 on_text: on.to_string(),
                 cases: compiled,
                 variants,

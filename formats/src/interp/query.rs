@@ -58,8 +58,8 @@ impl Answer {
         }
     }
 
-    /// The number an integer, flag or enum value stands for.
-    fn number(&self) -> Option<i128> {
+    /// The number an integer or enum value stands for.
+    pub fn number(&self) -> Option<i128> {
         match self {
             Answer::Int(i) => Some(*i),
             Answer::Enum { value, .. } => Some(*value),
@@ -104,6 +104,8 @@ struct Obj<'a> {
     /// Its stream (`_io`): where it starts and ends in the input; `None` for a part decoded
     /// by `process`, whose stream is not kept.
     io: Option<(u64, u64)>,
+    /// Its arguments, where known (values being read; a value read does not keep them).
+    args: Vec<i128>,
     parent: Option<Rc<Obj<'a>>>,
 }
 
@@ -129,6 +131,67 @@ pub(crate) struct Query<'p, 'a> {
     pub plan: &'p Plan,
     input: &'a [u8],
     root: Rc<Obj<'a>>,
+    /// `_index` and `_`, where an expression of the reader asks them.
+    index: Option<usize>,
+    under: Option<Q<'a>>,
+}
+
+/// `e` evaluated while `here` is being read (its fields so far, and the values it lies in):
+/// what the reader's compiled expressions cannot say ([`super::eval::CE::Dyn`]). `io` is the
+/// position and size of its stream, `params` its arguments, `index` and `under` the element's.
+pub(super) fn dynamic<'a>(
+    here: &super::eval::Up<'_, 'a>,
+    io: (u64, u64),
+    params: &[i128],
+    index: usize,
+    under: Option<&Val<'a>>,
+    e: &Expr,
+) -> R<Answer> {
+    fn obj<'a>(
+        u: &super::eval::Up<'_, 'a>,
+        io: Option<(u64, u64)>,
+        pos: Pos,
+        args: Vec<i128>,
+    ) -> Rc<Obj<'a>> {
+        let n = u.plan.types[u.ty].fields.len();
+        let mut fields = u.fields.to_vec();
+        fields.resize(n.max(fields.len()), Val::Absent);
+        Rc::new(Obj {
+            ty: u.ty,
+            val: Val::Struct(fields.into_boxed_slice()),
+            pos,
+            io,
+            parent: u.up.map(|p| obj(p, None, Pos::Absent, vec![])),
+            args,
+        })
+    }
+    let current = obj(
+        here,
+        Some((0, io.1)),
+        Pos::Span(crate::rt::Span::new(0, io.0)),
+        params.to_vec(),
+    );
+    let mut root = current.clone();
+    while let Some(p) = root.parent.clone() {
+        root = p;
+    }
+    let under = under.map(|v| match v {
+        Val::Bytes(b) => Q::Bytes(b.to_vec()),
+        Val::Str(s) => Q::Str(s.to_string()),
+        Val::Bool(b) => Q::Bool(*b),
+        Val::F32(x) => Q::Float(f64::from(*x)),
+        Val::F64(x) => Q::Float(*x),
+        other => Q::Int(other.int()),
+    });
+    let q = Query {
+        plan: here.plan,
+        input: &[],
+        root,
+        index: Some(index),
+        under,
+    };
+    let v = q.eval(&current, e, 0)?;
+    Ok(q.export(&v))
 }
 
 impl<'p, 'a> Query<'p, 'a> {
@@ -143,7 +206,10 @@ impl<'p, 'a> Query<'p, 'a> {
                 pos,
                 io: Some((0, input.len() as u64)),
                 parent: None,
+                args: vec![],
             }),
+            index: None,
+            under: None,
         }
     }
 
@@ -180,6 +246,18 @@ impl<'p, 'a> Query<'p, 'a> {
     fn member(&self, obj: &Rc<Obj<'a>>, name: &str, depth: u32) -> R<Q<'a>> {
         let tp = &self.plan.types[obj.ty];
         match name {
+            "_index" => {
+                return self
+                    .index
+                    .map(|i| Q::Int(i as i128))
+                    .ok_or_else(|| "`_index` outside a list".into())
+            }
+            "_" => {
+                return self
+                    .under
+                    .clone()
+                    .ok_or_else(|| "`_` outside valid and repeat-until".into())
+            }
             "_parent" => {
                 return Ok(obj.parent.clone().map_or(Q::Null, Q::Obj));
             }
@@ -248,10 +326,14 @@ impl<'p, 'a> Query<'p, 'a> {
                 pos: obj.pos.clone(),
                 io: Some(io),
                 parent: obj.parent.clone(),
+                args: obj.args.clone(),
             });
             return Ok(self.field(&host, fp, v, vpos));
         }
-        if tp.t.params.iter().any(|p| p.id == name) {
+        if let Some(k) = tp.t.params.iter().position(|p| p.id == name) {
+            if let Some(v) = obj.args.get(k) {
+                return Ok(Q::Int(*v));
+            }
             return Err(format!(
                 "`{name}` is a parameter of `{}`: a value read does not keep its arguments",
                 tp.t.name
@@ -325,6 +407,7 @@ impl<'p, 'a> Query<'p, 'a> {
                 pos,
                 io,
                 parent: Some(obj.clone()),
+                args: vec![],
             });
             // A number or text a switch's case names is its value, not a value of a type.
             if spec.types[ty].wrapper {

@@ -3,7 +3,7 @@
 //! (kind, offset, field path, expected, found) and the same warnings from both.
 
 use super::check;
-use super::eval::Env;
+use super::eval::{Env, Up};
 use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Proc, Size, TypePlan};
 use super::value::{by_int, by_prim, Nums, Pos, StructPos, Val};
 use crate::rt::input::{count, eof};
@@ -102,6 +102,10 @@ pub(crate) struct Reader<'p> {
 
 /// What a type's reader holds while it reads a value.
 struct Frame<'f, 'a> {
+    ty: usize,
+    /// The value this one lies in, being read.
+    up: Option<&'f Up<'f, 'a>>,
+    plan: &'f Plan,
     tp: &'f TypePlan,
     args: &'f [i128],
     start: u64,
@@ -121,6 +125,17 @@ impl<'a> Frame<'_, 'a> {
             under,
             io: (io.io_pos(), io.io_size()),
             start: self.start,
+            here: Some(self.here()),
+        }
+    }
+
+    /// This value as the dynamic evaluator sees it.
+    fn here(&self) -> Up<'_, 'a> {
+        Up {
+            plan: self.plan,
+            ty: self.ty,
+            fields: &self.vals,
+            up: self.up,
         }
     }
 }
@@ -166,6 +181,9 @@ impl Reader<'_> {
         let end = usize::try_from(end).unwrap_or(usize::MAX).min(input.len());
         let mut io = Input::new(&input[..end]);
         let fr = Frame {
+            ty,
+            up: None,
+            plan: self.plan,
             tp,
             args: &[],
             start: at,
@@ -190,11 +208,25 @@ impl Reader<'_> {
         ty: usize,
         args: &[i128],
     ) -> Result<(Val<'a>, Pos)> {
+        self.read_in(io, ty, args, None)
+    }
+
+    /// [`Reader::read_type`] for a value that lies in `up` (being read).
+    fn read_in<'a>(
+        &self,
+        io: &mut Input<'a>,
+        ty: usize,
+        args: &[i128],
+        up: Option<&Up<'_, 'a>>,
+    ) -> Result<(Val<'a>, Pos)> {
         let tp = &self.plan.types[ty];
         let start = io.pos();
         let order = type_order(tp, args, start)?;
         let n = tp.fields.len();
         let mut fr = Frame {
+            ty,
+            up,
+            plan: self.plan,
             tp,
             args,
             start,
@@ -442,10 +474,11 @@ impl Reader<'_> {
             }
             Elem::User { ty, args: a } => {
                 let argv = args(io, a)?;
+                let me = fr.here();
                 if fp.nested {
-                    io.nested(at, |io| self.read_type(io, *ty, &argv))
+                    io.nested(at, |io| self.read_in(io, *ty, &argv, Some(&me)))
                 } else {
-                    self.read_type(io, *ty, &argv)
+                    self.read_in(io, *ty, &argv, Some(&me))
                 }
             }
             Elem::Bytes(s) | Elem::Str { size: s, .. } if fp.f.term.is_some() => {
@@ -522,7 +555,8 @@ impl Reader<'_> {
                 };
                 let region = io.peek(n);
                 let b = terminated(region, &term, 1, at)?.len() as u64;
-                let (v, p) = io.sized(b, |io| self.read_type(io, *ty, &argv))?;
+                let me = fr.here();
+                let (v, p) = io.sized(b, |io| self.read_in(io, *ty, &argv, Some(&me)))?;
                 let found = (b as usize) < region.len() || term.include;
                 let rest = if term.bounded {
                     n - b
@@ -580,26 +614,32 @@ impl Reader<'_> {
                 size: s,
             } => {
                 let argv = args(io, a)?;
+                let me = fr.here();
                 match s {
                     Size::Expr { ce, .. } => {
                         let n = size(io, ce)?;
-                        io.sized(n, |io| self.read_type(io, *ty, &argv))
+                        io.sized(n, |io| self.read_in(io, *ty, &argv, Some(&me)))
                     }
-                    Size::Eos => self.read_type(io, *ty, &argv),
+                    Size::Eos => self.read_in(io, *ty, &argv, Some(&me)),
                 }
             }
             Elem::Switch(sw) => {
                 let on = fr.env(io, index, None).int(&sw.on)?;
                 for case in &sw.cases {
-                    if on == fr.env(io, index, None).int(&case.key)? {
+                    let picked = match &case.test {
+                        Some(t) => fr.env(io, index, None).bool(t)?,
+                        None => on == fr.env(io, index, None).int(&case.key)?,
+                    };
+                    if picked {
                         let argv = args(io, &case.args)?;
                         let ty = sw.variants[case.variant];
+                        let me = fr.here();
                         let (v, p) = match &sw.size {
                             Some(Size::Expr { ce, .. }) => {
                                 let n = size(io, ce)?;
-                                io.sized(n, |io| self.read_type(io, ty, &argv))?
+                                io.sized(n, |io| self.read_in(io, ty, &argv, Some(&me)))?
                             }
-                            _ => self.read_type(io, ty, &argv)?,
+                            _ => self.read_in(io, ty, &argv, Some(&me))?,
                         };
                         return Ok((Val::Case(case.variant, Box::new(v)), p));
                     }

@@ -44,6 +44,7 @@ impl<'a> Frame<'_, '_, 'a> {
             under: None,
             io: (out.io_pos(), 0),
             start: self.start,
+            here: None,
         }
     }
 
