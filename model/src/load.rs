@@ -606,6 +606,16 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
     })()
     .map_err(at(type_node))?;
     let repeat_node = get(m, "repeat").unwrap_or(v);
+    // A repeat's count or condition without the repeat it belongs to is a mistake.
+    for (key, kind) in [("repeat-expr", "expr"), ("repeat-until", "until")] {
+        if let Some(n) = get(m, key) {
+            if opt_str(m, "repeat")?.as_deref() != Some(kind) {
+                return Err(
+                    Problem::from(format!("{what}: {key} without repeat: {kind}")).or_at(n.at),
+                );
+            }
+        }
+    }
     let repeat = match opt_str(m, "repeat")?.as_deref() {
         None => Repeat::None,
         Some("expr") => Repeat::Expr(
@@ -784,7 +794,14 @@ impl Loader {
     fn enums(&mut self, m: &Node, what: &str) -> R<()> {
         if let Some(es) = get(m, "enums") {
             for (name, vals) in entries(es, "enums")? {
+                let name_at = name.at;
                 let name = str_of(name, "enum name")?;
+                if !is_snake(&name) {
+                    return Err(
+                        Problem::from(format!("enum `{name}`: names are snake_case"))
+                            .or_at(name_at),
+                    );
+                }
                 let mut values = vec![];
                 for (k, v) in entries(vals, &name)? {
                     let key = match k.kind {
@@ -840,6 +857,20 @@ impl Loader {
                             },
                         })
                     })?;
+                    if !is_snake(&item.id) {
+                        return Err(Problem::from(format!(
+                            "enum {name}: value id `{}` is not snake_case",
+                            item.id
+                        ))
+                        .or_at(v.at));
+                    }
+                    if values.iter().any(|x: &EnumValue| x.id == item.id) {
+                        return Err(Problem::from(format!(
+                            "enum {name}: value id `{}` given twice",
+                            item.id
+                        ))
+                        .or_at(v.at));
+                    }
                     values.push(item);
                 }
                 if self.enums.iter().any(|e| e.name == name) {
@@ -1251,6 +1282,9 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
     let meta = map_of(meta_node, "meta")?;
     check_keys(meta, META_KEYS, "meta")?;
     let id = opt_str(meta, "id")?.ok_or("meta.id is required")?;
+    if let Some(v) = get(meta, "ks-version") {
+        ks_version(v)?;
+    }
     let stem = std::path::Path::new(file)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -1423,6 +1457,45 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
     }
     crate::resolve::resolve(&mut spec)?;
     Ok(spec)
+}
+
+/// `meta.ks-version`: the Kaitai version the spec needs, `X.Y` or `X.Y.Z`; meshspec reads the
+/// language of 0.11 (and refuses what Kaitai refuses: below 0.6, above its own).
+fn ks_version(v: &Node) -> R<()> {
+    let text = match &v.kind {
+        Kind::Float(x) => format!("{x}"),
+        _ => v.text().unwrap_or_default(),
+    };
+    let bad = |m: String| Problem {
+        at: Some(v.at),
+        message: format!("meta.ks-version: {m}"),
+    };
+    let parts: Vec<&str> = text.split('.').collect();
+    let nums: Option<Vec<u32>> = parts
+        .iter()
+        .map(|p| {
+            (!p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0')))
+            .then(|| p.parse().ok())
+            .flatten()
+        })
+        .collect();
+    let Some(nums) = nums.filter(|n| (2..=3).contains(&n.len())) else {
+        return Err(bad(format!("`{text}` is not X.Y or X.Y.Z")));
+    };
+    let version = (nums[0], nums[1], nums.get(2).copied().unwrap_or(0));
+    if version < (0, 6, 0) {
+        return Err(bad(format!(
+            "{text} is below 0.6, the oldest Kaitai accepts"
+        )));
+    }
+    if version > (0, 11, 0) {
+        return Err(bad(format!(
+            "the spec needs Kaitai {text}; meshspec reads the language of 0.11"
+        )));
+    }
+    Ok(())
 }
 
 /// A key that is text or a list of texts (`application`, `file-extension`), joined.

@@ -281,6 +281,18 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 }
             }
         }
+        for p in &t.params {
+            if t.fields.iter().any(|f| f.id == p.id)
+                || t.instances.iter().any(|i| i.id == p.id)
+                || t.parsed.iter().any(|i| i.id == p.id)
+            {
+                return Err(Problem::from(format!(
+                    "{}.{}: the id is used twice (parameters, fields and instances share one namespace)",
+                    t.name, p.id
+                ))
+                .or_at(t.at));
+            }
+        }
         for i in &t.instances {
             let clash = t.fields.iter().any(|f| f.id == i.id)
                 || t.parsed.iter().any(|p| p.id == i.id)

@@ -654,6 +654,9 @@ fn field(
     {
         return Err("a contents field that repeats or has a condition is not in the subset".into());
     }
+    if let FieldType::Str { encoding, .. } | FieldType::Strz { encoding } = &f.ty {
+        super::encoding::decode(b"", encoding)?;
+    }
     let elem = match &f.ty {
         FieldType::Prim(p) => Elem::Prim(*p),
         FieldType::Bits(n) => Elem::Bits(*n),
