@@ -79,7 +79,7 @@ fn type_cell(f: &Field) -> String {
     let base = match &f.repeat {
         Repeat::None => base,
         Repeat::Expr(e) => format!("{base}[{e}]"),
-        Repeat::Eos => format!("{base}[]"),
+        Repeat::Eos | Repeat::Until(_) => format!("{base}[]"),
     };
     match (&f.valid, &f.enum_name) {
         (Some(Valid::Eq(e)), _) => format!("{base} = {}", constant(f, e)),
@@ -106,6 +106,7 @@ fn size_cell(spec: &Spec, f: &Field) -> String {
             _ => format!("varies × {}", paren(e)),
         },
         Repeat::Eos => "to the end".into(),
+        Repeat::Until(e) => format!("until {e}"),
     };
     if f.cond.is_some() {
         format!("{s} or 0")

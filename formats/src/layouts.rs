@@ -203,6 +203,21 @@ impl Entry {
     /// decoder's own checks, each at its severity) and the view every other operation works
     /// on. Each method below makes one reading; a caller that needs two operations on the same
     /// input makes the reading once and asks it.
+    /// Kaitai expressions (`header.magic`, `entries[2].name.length`) answered over the value
+    /// of `input` as an interpreted layout reads it, each with its answer or why it has none;
+    /// `Err` when the input does not read. A generated layout is asked through its spec.
+    pub fn query(
+        &self,
+        input: &[u8],
+        ctx: &Context,
+        exprs: &[&str],
+    ) -> Result<Vec<std::result::Result<crate::interp::Answer, String>>> {
+        match &self.source {
+            Source::Interpreted(l) => l.query(input, ctx, exprs),
+            Source::Generated { .. } => Entry::interpreted(self.spec)?.query(input, ctx, exprs),
+        }
+    }
+
     pub fn read<'a>(&self, input: &'a [u8], ctx: &Context) -> Reading<'a> {
         match self.run() {
             Run::Ops(ops) => (ops.read)(input, ctx),

@@ -44,6 +44,7 @@ pub mod unity;
 pub mod verdict;
 
 pub use context::{Context, Winding};
+pub use interp::{add_import_dir, Answer};
 pub use layouts::{find, Entry};
 pub use meaning::Semantics;
 pub use rt::{Error, ErrorKind, Result};

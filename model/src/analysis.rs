@@ -59,7 +59,7 @@ pub fn field_exprs(f: &Field) -> Vec<&Expr> {
     out.extend(f.offset.iter());
     out.extend(f.cond.iter());
     out.extend(f.derive.iter());
-    if let Repeat::Expr(e) = &f.repeat {
+    if let Repeat::Expr(e) | Repeat::Until(e) = &f.repeat {
         out.push(e);
     }
     if let Some(Size::Expr(e)) = f.ty.size() {
@@ -68,6 +68,12 @@ pub fn field_exprs(f: &Field) -> Vec<&Expr> {
     if let FieldType::Switch { on, cases } = &f.ty {
         out.push(on);
         out.extend(cases.iter().map(|(k, _)| k));
+    }
+    if let Some(Size::Expr(e)) = &f.switch_size {
+        out.push(e);
+    }
+    if let Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) = &f.process {
+        out.push(e);
     }
     for r in refs(&f.ty) {
         out.extend(r.args.iter());
@@ -104,6 +110,12 @@ pub fn elem_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
         },
         // At least its terminator.
         FieldType::Strz { .. } => (1, None),
+        FieldType::Switch { .. } if f.switch_size.is_some() => match &f.switch_size {
+            Some(Size::Expr(e)) => e
+                .literal()
+                .map_or((0, None), |v| (v as u64, Some(v as u64))),
+            _ => (0, None),
+        },
         FieldType::Switch { cases, .. } => {
             let sizes: Vec<(u64, Option<u64>)> = cases
                 .iter()
@@ -131,7 +143,7 @@ pub fn field_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
             Some(n) => (min * n as u64, fixed.map(|s| s * n as u64)),
             None => (0, None),
         },
-        Repeat::Eos => (0, None),
+        Repeat::Eos | Repeat::Until(_) => (0, None),
     };
     if f.cond.is_some() {
         (0, None)
@@ -149,8 +161,9 @@ pub(crate) fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
             bits += u64::from(n);
             continue;
         }
-        min += bits / 8;
-        fixed = fixed.map(|x| x + bits / 8);
+        // A byte-aligned field after bit fields starts at the next whole byte.
+        min += bits.div_ceil(8);
+        fixed = fixed.map(|x| x + bits.div_ceil(8));
         bits = 0;
         let (m, x) = field_size(spec, f);
         min += m;
@@ -159,7 +172,7 @@ pub(crate) fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
             _ => None,
         };
     }
-    (min + bits / 8, fixed.map(|x| x + bits / 8))
+    (min + bits.div_ceil(8), fixed.map(|x| x + bits.div_ceil(8)))
 }
 
 /// Where each field starts inside its type, in bits, when every field before it has a fixed
@@ -171,7 +184,12 @@ pub fn static_bit_offsets(spec: &Spec, t: &Type) -> Vec<Option<u64>> {
         out.push(at);
         let bits = match f.ty {
             FieldType::Bits(n) => Some(u64::from(n)),
-            _ => field_size(spec, f).1.map(|b| b * 8),
+            _ => {
+                // Starts at the next whole byte after bit fields.
+                at = at.map(|a| a.div_ceil(8) * 8);
+                *out.last_mut().expect("pushed") = at;
+                field_size(spec, f).1.map(|b| b * 8)
+            }
         };
         at = match (at, bits) {
             (Some(a), Some(b)) => Some(a + b),
@@ -199,6 +217,10 @@ pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
                 }
             }
             out.push((start, i - start, total));
+            // A conditional bit field makes a group of none (refused where groups are read).
+            if i == start {
+                i += 1;
+            }
         } else {
             i += 1;
         }
@@ -302,6 +324,9 @@ pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
     if matches!(f.repeat, Repeat::None) {
         return None;
     }
+    if matches!(f.repeat, Repeat::Until(_)) {
+        return Some(ListKind::Each);
+    }
     Some(match &f.ty {
         FieldType::Prim(p) if f.enum_name.is_none() && f.valid.is_none() => ListKind::Nums(*p),
         FieldType::User(r)
@@ -314,7 +339,10 @@ pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
             ListKind::Blocks(r.name.clone())
         }
         FieldType::Bytes(Size::Expr(e))
-            if f.valid.is_none() && !e.names().iter().any(|n| n == "_index") =>
+            if f.valid.is_none()
+                && f.term.is_none()
+                && f.process.is_none()
+                && !e.names().iter().any(|n| n == "_index") =>
         {
             ListKind::Chunks(e.clone())
         }

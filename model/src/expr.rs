@@ -1,5 +1,8 @@
-//! Kaitai expressions, the subset the specs use: integer literals, field names, `a.b`, `.size`,
-//! `enum::value`, arithmetic, comparison, `and`/`or`/`not` and `c ? a : b`.
+//! Kaitai expressions: integer, float, text and boolean literals, arrays (`[1, 2]`), field
+//! names, `a.b`, `a[i]`, method calls (`s.substring(1, 3)`), casts (`x.as<t>`),
+//! `sizeof<t>`/`bitsizeof<t>`, `enum::value` (also through types: `t::e::value`), arithmetic,
+//! comparison, `and`/`or`/`not` and `c ? a : b`. Parsing accepts the whole language; what each
+//! consumer (generator, interpreter) evaluates is its own question, refused where it cannot.
 
 use std::fmt;
 
@@ -10,10 +13,27 @@ pub enum Expr {
         hex: bool,
     },
     Bool(bool),
+    /// A float literal (`1.5`, `1e3`).
+    Float(f64),
+    /// A text literal (`"abc"`, `'abc'`).
+    Str(String),
+    /// An array literal (`[0x1, 2]`).
+    Array(Vec<Expr>),
     Name(String),
+    /// `a[i]`
+    Index(Box<Expr>, Box<Expr>),
+    /// `a.name(args)`: a method (`substring`, `to_s`, `to_i`).
+    Call(Box<Expr>, String, Vec<Expr>),
+    /// `a.as<type>`
+    Cast(Box<Expr>, String),
+    /// `sizeof<type>` (bytes) or `bitsizeof<type>` (bits).
+    SizeOf {
+        ty: String,
+        bits: bool,
+    },
     /// `a.b` (field access, or `.size`)
     Attr(Box<Expr>, String),
-    /// `enum_name::value`
+    /// `enum_name::value`; the enum's name may be a path through types (`t::e`).
     EnumVal(String, String),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -99,6 +119,8 @@ impl BinOp {
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
     Int(i128, bool),
+    Float(f64),
+    Str(String),
     Ident(String),
     Op(&'static str),
 }
@@ -107,14 +129,21 @@ fn lex(s: &str) -> Result<Vec<Tok>, String> {
     let b = s.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
-    const OPS: [&str; 24] = [
+    const OPS: [&str; 27] = [
         "::", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "&", "|", "^", "<", ">",
-        "(", ")", ".", "?", ":", "~", "!",
+        "(", ")", ".", "?", ":", "~", "!", "[", "]", ",",
     ];
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_whitespace() {
             i += 1;
+        } else if c == b'"' || c == b'\'' {
+            let (text, end) = string(s, i)?;
+            out.push(Tok::Str(text));
+            i = end;
+        } else if let Some((x, end)) = float(s, i) {
+            out.push(Tok::Float(x));
+            i = end;
         } else if c.is_ascii_digit() {
             let start = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
@@ -145,6 +174,92 @@ fn lex(s: &str) -> Result<Vec<Tok>, String> {
         }
     }
     Ok(out)
+}
+
+/// A float literal starting at `i` (digits with a fraction or an exponent), and where it ends.
+fn float(s: &str, i: usize) -> Option<(f64, usize)> {
+    let b = s.as_bytes();
+    let digits = |mut j: usize| {
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
+            j += 1;
+        }
+        j
+    };
+    if !b[i].is_ascii_digit() || s[i..].starts_with("0x") || s[i..].starts_with("0b") {
+        return None;
+    }
+    let mut j = digits(i);
+    let mut is_float = false;
+    if j + 1 < b.len() && b[j] == b'.' && b[j + 1].is_ascii_digit() {
+        j = digits(j + 1);
+        is_float = true;
+    }
+    if j < b.len() && matches!(b[j], b'e' | b'E') {
+        let mut k = j + 1;
+        if k < b.len() && matches!(b[k], b'+' | b'-') {
+            k += 1;
+        }
+        if k < b.len() && b[k].is_ascii_digit() {
+            j = digits(k);
+            is_float = true;
+        }
+    }
+    if !is_float {
+        return None;
+    }
+    let text: String = s[i..j].chars().filter(|&c| c != '_').collect();
+    text.parse().ok().map(|x| (x, j))
+}
+
+/// A text literal starting at `i` and where it ends: `"..."` takes escapes (`\n`, `\t`,
+/// `\\`, `\"`, `\xNN`, `\uNNNN`, octal `\NNN`), `'...'` is verbatim.
+fn string(s: &str, i: usize) -> Result<(String, usize), String> {
+    let quote = s.as_bytes()[i] as char;
+    let mut out = String::new();
+    let mut chars = s[i + 1..].char_indices();
+    while let Some((k, c)) = chars.next() {
+        if c == quote {
+            return Ok((out, i + 1 + k + 1));
+        }
+        if c != '\\' || quote == '\'' {
+            out.push(c);
+            continue;
+        }
+        let Some((_, e)) = chars.next() else { break };
+        let mut hex = |n: usize| -> Result<char, String> {
+            let digits: String = (0..n)
+                .filter_map(|_| chars.next().map(|(_, c)| c))
+                .collect();
+            u32::from_str_radix(&digits, 16)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or_else(|| format!("bad escape `\\{e}{digits}`"))
+        };
+        out.push(match e {
+            'n' => '\n',
+            't' => '\t',
+            'r' => '\r',
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'v' => '\u{b}',
+            'e' => '\u{1b}',
+            'x' => hex(2)?,
+            'u' => hex(4)?,
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                let rest = chars.as_str();
+                let more: String = rest.chars().take(2).take_while(|c| c.is_digit(8)).collect();
+                for c in more.chars() {
+                    v = v * 8 + c.to_digit(8).unwrap_or(0);
+                    chars.next();
+                }
+                char::from_u32(v).unwrap_or('\0')
+            }
+            other => other,
+        });
+    }
+    Err("text literal without its closing quote".into())
 }
 
 struct Parser {
@@ -236,29 +351,94 @@ impl Parser {
     }
     fn postfix(&mut self) -> Result<Expr, String> {
         let mut e = self.atom()?;
-        while self.eat(".") {
+        loop {
+            if self.eat("[") {
+                let i = self.expr()?;
+                if !self.eat("]") {
+                    return Err("expected `]`".into());
+                }
+                e = Expr::Index(Box::new(e), Box::new(i));
+                continue;
+            }
+            if !self.eat(".") {
+                return Ok(e);
+            }
             match self.next() {
-                Some(Tok::Ident(name)) => e = Expr::Attr(Box::new(e), name),
+                Some(Tok::Ident(name)) if name == "as" && self.eat("<") => {
+                    e = Expr::Cast(Box::new(e), self.type_name()?);
+                }
+                Some(Tok::Ident(name)) => {
+                    if self.eat("(") {
+                        let args = self.list(")")?;
+                        e = Expr::Call(Box::new(e), name, args);
+                    } else {
+                        e = Expr::Attr(Box::new(e), name)
+                    }
+                }
                 other => return Err(format!("expected a name after `.`, found {other:?}")),
             }
         }
-        Ok(e)
+    }
+    /// Expressions separated by commas up to `close` (already opened).
+    fn list(&mut self, close: &str) -> Result<Vec<Expr>, String> {
+        let mut out = vec![];
+        if self.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.expr()?);
+            if self.eat(close) {
+                return Ok(out);
+            }
+            if !self.eat(",") {
+                return Err(format!("expected `,` or `{close}`"));
+            }
+        }
+    }
+    /// A type name up to `>` (after `<`): `u4`, `a::b`, `str`.
+    fn type_name(&mut self) -> Result<String, String> {
+        let mut out = String::new();
+        loop {
+            match self.next() {
+                Some(Tok::Op(">")) if !out.is_empty() => return Ok(out),
+                Some(Tok::Ident(w)) => out.push_str(&w),
+                Some(Tok::Op("::")) => out.push_str("::"),
+                other => return Err(format!("expected a type name in `<...>`, found {other:?}")),
+            }
+        }
     }
     fn atom(&mut self) -> Result<Expr, String> {
         match self.next() {
             Some(Tok::Int(v, hex)) => Ok(Expr::Int { value: v, hex }),
+            Some(Tok::Float(x)) => Ok(Expr::Float(x)),
+            Some(Tok::Str(t)) => Ok(Expr::Str(t)),
+            Some(Tok::Op("[")) => Ok(Expr::Array(self.list("]")?)),
             Some(Tok::Ident(w)) if w == "true" => Ok(Expr::Bool(true)),
             Some(Tok::Ident(w)) if w == "false" => Ok(Expr::Bool(false)),
+            Some(Tok::Ident(w)) if (w == "sizeof" || w == "bitsizeof") && self.eat("<") => {
+                Ok(Expr::SizeOf {
+                    ty: self.type_name()?,
+                    bits: w == "bitsizeof",
+                })
+            }
             Some(Tok::Ident(w)) => {
-                if self.eat("::") {
+                let mut path = vec![w];
+                while self.eat("::") {
                     match self.next() {
-                        Some(Tok::Ident(v)) => Ok(Expr::EnumVal(w, v)),
-                        other => Err(format!(
-                            "expected an enum value after `::`, found {other:?}"
-                        )),
+                        Some(Tok::Ident(v)) => path.push(v),
+                        other => {
+                            return Err(format!(
+                                "expected an enum value after `::`, found {other:?}"
+                            ))
+                        }
                     }
-                } else {
-                    Ok(Expr::Name(w))
+                }
+                match path.len() {
+                    1 => Ok(Expr::Name(path.remove(0))),
+                    _ => {
+                        let v = path.pop().unwrap_or_default();
+                        Ok(Expr::EnumVal(path.join("::"), v))
+                    }
                 }
             }
             Some(Tok::Op("(")) => {
@@ -294,7 +474,43 @@ impl fmt::Display for Expr {
                 Expr::Int { value, hex: true } => write!(f, "0x{value:X}"),
                 Expr::Int { value, .. } => write!(f, "{value}"),
                 Expr::Bool(b) => write!(f, "{b}"),
+                Expr::Float(x) => write!(f, "{x:?}"),
+                Expr::Str(t) => write!(f, "{t:?}"),
+                Expr::Array(items) => {
+                    f.write_str("[")?;
+                    for (k, x) in items.iter().enumerate() {
+                        if k > 0 {
+                            f.write_str(", ")?;
+                        }
+                        go(x, f, 0)?;
+                    }
+                    f.write_str("]")
+                }
                 Expr::Name(n) => write!(f, "{n}"),
+                Expr::Index(a, i) => {
+                    go(a, f, 100)?;
+                    f.write_str("[")?;
+                    go(i, f, 0)?;
+                    f.write_str("]")
+                }
+                Expr::Call(a, n, args) => {
+                    go(a, f, 100)?;
+                    write!(f, ".{n}(")?;
+                    for (k, x) in args.iter().enumerate() {
+                        if k > 0 {
+                            f.write_str(", ")?;
+                        }
+                        go(x, f, 0)?;
+                    }
+                    f.write_str(")")
+                }
+                Expr::Cast(a, t) => {
+                    go(a, f, 100)?;
+                    write!(f, ".as<{t}>")
+                }
+                Expr::SizeOf { ty, bits } => {
+                    write!(f, "{}sizeof<{ty}>", if *bits { "bit" } else { "" })
+                }
                 Expr::Attr(a, n) => {
                     go(a, f, 100)?;
                     write!(f, ".{n}")
@@ -345,10 +561,18 @@ impl Expr {
     /// The expressions directly inside this one, left to right.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
-            Expr::Attr(a, _) | Expr::Unary(_, a) => vec![a],
-            Expr::Binary(_, a, b) => vec![a, b],
+            Expr::Attr(a, _) | Expr::Unary(_, a) | Expr::Cast(a, _) => vec![a],
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
             Expr::Cond(c, a, b) => vec![c, a, b],
-            Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => vec![],
+            Expr::Array(items) => items.iter().collect(),
+            Expr::Call(a, _, args) => std::iter::once(&**a).chain(args).collect(),
+            Expr::Int { .. }
+            | Expr::Bool(_)
+            | Expr::Float(_)
+            | Expr::Str(_)
+            | Expr::SizeOf { .. }
+            | Expr::Name(_)
+            | Expr::EnumVal(..) => vec![],
         }
     }
 
@@ -425,6 +649,31 @@ mod tests {
             Expr::EnumVal("topology".into(), "quads".into())
         );
         assert!(parse("1 +").is_err());
+    }
+
+    #[test]
+    fn the_whole_language_parses_and_prints_back() {
+        for (text, printed) in [
+            ("[0x1, 2, 3]", "[0x1, 2, 3]"),
+            ("\"abc\" + 'd\\e'", "\"abc\" + \"d\\\\e\""),
+            ("1.5e3 + 2.25", "1500.0 + 2.25"),
+            ("a[1].b.substring(0, 2)", "a[1].b.substring(0, 2)"),
+            (
+                "x.as<u4> + sizeof<t::u> * bitsizeof<b3>",
+                "x.as<u4> + sizeof<t::u> * bitsizeof<b3>",
+            ),
+            ("e_root::animal::cat", "e_root::animal::cat"),
+            ("s.to_s(\"UTF-8\").length", "s.to_s(\"UTF-8\").length"),
+        ] {
+            assert_eq!(parse(text).unwrap().to_string(), printed, "{text}");
+        }
+        assert_eq!(parse("\"\\x41\\n\"").unwrap(), Expr::Str("A\n".into()));
+        assert_eq!(
+            parse("t::e::v").unwrap(),
+            Expr::EnumVal("t::e".into(), "v".into())
+        );
+        assert_eq!(parse("1.0").unwrap(), Expr::Float(1.0));
+        assert_eq!(parse("a.b").unwrap().to_string(), "a.b");
     }
 
     #[test]

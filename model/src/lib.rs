@@ -7,6 +7,7 @@ pub mod expr;
 
 mod analysis;
 mod layout;
+mod lint;
 mod load;
 mod resolve;
 pub mod syntax;
@@ -14,6 +15,7 @@ mod types;
 
 pub use analysis::*;
 pub use layout::*;
-pub use load::{load, SpecError};
+pub use lint::lint;
+pub use load::{load, load_with, Resolver, SpecError};
 pub use resolve::require_facts;
 pub use types::*;

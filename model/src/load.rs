@@ -91,6 +91,9 @@ fn check_keys(m: &Node, allowed: &[&str], what: &str) -> R<()> {
             });
         };
         if !allowed.contains(&k_text) {
+            if foreign_key(k_text) {
+                continue;
+            }
             return Err(Problem {
                 at: Some(k.at),
                 message: format!(
@@ -101,6 +104,49 @@ fn check_keys(m: &Node, allowed: &[&str], what: &str) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// Every `-` key meshspec itself defines, wherever it goes: one of these where it does not
+/// belong is refused, and so is a near miss of one (`-confidance`).
+pub(crate) const OUR_KEYS: &[&str] = &[
+    "-offset",
+    "-confidence",
+    "-evidence",
+    "-orig-id",
+    "-derive",
+    "-reading",
+    "-severity",
+    "-severity-reason",
+    "-layout",
+    "-relations",
+    "-context",
+    "-default",
+    "-check",
+    "-each",
+    "-at",
+];
+
+/// Whether `k` is another tool's key (`-webide-representation`, `-affected-by`): Kaitai
+/// ignores every key that starts with `-`, and so does meshspec where the key is not its own
+/// and not a near miss of its own (a misspelt key of ours must not pass as documentation).
+pub(crate) fn foreign_key(k: &str) -> bool {
+    k.starts_with('-') && !OUR_KEYS.iter().any(|o| *o == k || edits(o, k) <= 2)
+}
+
+/// The edit distance between two short words.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// The entries of a map node.
@@ -235,10 +281,17 @@ const ATTR_KEYS: &[&str] = &[
     "contents",
     "repeat",
     "repeat-expr",
+    "repeat-until",
     "if",
     "valid",
     "enum",
     "encoding",
+    "terminator",
+    "include",
+    "consume",
+    "eos-error",
+    "pad-right",
+    "process",
     "doc",
     "doc-ref",
     "-offset",
@@ -264,6 +317,7 @@ const TYPE_KEYS: &[&str] = &[
     "-layout",
     "-confidence",
     "-evidence",
+    "-orig-id",
 ];
 
 const META_KEYS: &[&str] = &[
@@ -274,7 +328,10 @@ const META_KEYS: &[&str] = &[
     "license",
     "endian",
     "bit-endian",
+    "encoding",
+    "imports",
     "ks-version",
+    "ks-debug",
     "xref",
     "tags",
     "-layout",
@@ -435,19 +492,25 @@ fn valid(v: &Node, what: &str) -> R<Valid> {
     }
 }
 
-fn attr(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
-    attr_of(v, where_, bit_le).map_err(at(v))
+fn attr(v: &Node, where_: &str, bit_le: bool, encoding: Option<&str>) -> R<Field> {
+    attr_of(v, where_, bit_le, encoding).map_err(at(v))
 }
 
-fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
+fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>) -> R<Field> {
     let m = map_of(v, where_)?;
     let id = opt_str(m, "id")?.ok_or_else(|| format!("{where_}: an attribute needs an id"))?;
     let what = format!("{where_}.{id}");
     check_keys(m, ATTR_KEYS, &what)?;
-    if !is_snake(&id) {
+    let unnamed = id
+        .strip_prefix("_unnamed")
+        .is_some_and(|n| n.parse::<usize>().is_ok());
+    if !is_snake(&id) && !unnamed {
         return Err(Problem::from(format!("{what}: ids are snake_case")));
     }
     let size = size_of_attr(m, &what)?;
+    let mut term = term_of(m, &what, size.is_some())?;
+    // Where a terminator ends the value, it lies in the rest of the stream.
+    let size = size.or_else(|| term.map(|_| Size::Eos));
     let type_node = get(m, "type").or(get(m, "contents")).unwrap_or(v);
     let ty = (|| -> R<FieldType> {
         Ok(match (get(m, "type"), get(m, "contents")) {
@@ -471,11 +534,6 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
                 let (on, cases) = switch(sw, &what, "switch needs", |t| {
                     type_ref(&str_of(t, "case type")?, &what)
                 })?;
-                if size.is_some() {
-                    return Err(Problem::from(format!(
-                        "{what}: sized switches are not in the subset"
-                    )));
-                }
                 FieldType::Switch { on, cases }
             }
             (Some(t), None) => {
@@ -491,11 +549,7 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
                     if !(1..=64).contains(&n) {
                         return Err(Problem::from(format!("{what}: bit fields are b1 to b64")));
                     }
-                    if !bit_le {
-                        return Err(Problem::from(format!(
-                        "{what}: bit fields need `bit-endian: le` in meta (the subset's only order)"
-                    )));
-                    }
+                    let _ = bit_le;
                     FieldType::Bits(n)
                 } else if t == "str" {
                     FieldType::Str {
@@ -503,16 +557,41 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
                             .clone()
                             .ok_or_else(|| format!("{what}: str needs size"))?,
                         encoding: opt_str(m, "encoding")?
+                            .or(default_encoding.map(str::to_string))
                             .ok_or_else(|| format!("{what}: str needs an encoding"))?,
                     }
-                } else if t == "strz" {
-                    if size.is_some() {
-                        return Err(Problem::from(format!(
-                            "{what}: a sized strz (padded text) is not in the subset"
-                        )));
+                } else if t == "strz"
+                    && (size.is_some()
+                        || term.is_some()
+                        || !["UTF-8", "ASCII"].iter().any(|e| {
+                            opt_str(m, "encoding")
+                                .ok()
+                                .flatten()
+                                .or(default_encoding.map(str::to_string))
+                                .is_some_and(|x| x.eq_ignore_ascii_case(e))
+                        }))
+                {
+                    // Sized, or with `include`/`consume`/`eos-error`: text with terminator 0.
+                    let mut t = term.unwrap_or(Term {
+                        terminator: None,
+                        include: false,
+                        consume: true,
+                        eos_error: true,
+                        pad_right: None,
+                        bounded: size.is_some(),
+                    });
+                    t.terminator = Some(t.terminator.unwrap_or(0));
+                    term = Some(t);
+                    FieldType::Str {
+                        size: size.clone().unwrap_or(Size::Eos),
+                        encoding: opt_str(m, "encoding")?
+                            .or(default_encoding.map(str::to_string))
+                            .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
                     }
+                } else if t == "strz" {
                     FieldType::Strz {
                         encoding: opt_str(m, "encoding")?
+                            .or(default_encoding.map(str::to_string))
                             .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
                     }
                 } else {
@@ -527,6 +606,16 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
     })()
     .map_err(at(type_node))?;
     let repeat_node = get(m, "repeat").unwrap_or(v);
+    // A repeat's count or condition without the repeat it belongs to is a mistake.
+    for (key, kind) in [("repeat-expr", "expr"), ("repeat-until", "until")] {
+        if let Some(n) = get(m, key) {
+            if opt_str(m, "repeat")?.as_deref() != Some(kind) {
+                return Err(
+                    Problem::from(format!("{what}: {key} without repeat: {kind}")).or_at(n.at),
+                );
+            }
+        }
+    }
     let repeat = match opt_str(m, "repeat")?.as_deref() {
         None => Repeat::None,
         Some("expr") => Repeat::Expr(
@@ -534,6 +623,10 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
                 .ok_or_else(|| format!("{what}: repeat: expr needs repeat-expr"))?,
         ),
         Some("eos") => Repeat::Eos,
+        Some("until") => Repeat::Until(
+            opt_expr(m, "repeat-until", &what)?
+                .ok_or_else(|| format!("{what}: repeat: until needs repeat-until"))?,
+        ),
         Some(other) => {
             return Err(
                 Problem::from(format!("{what}: repeat: {other} is not in the subset"))
@@ -560,14 +653,49 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
             "{what}: a `contents` check cannot be a warning: the writer writes the constant, so other bytes would be lost; use a stored field with `valid` instead"
         )));
     }
+    if term.is_some()
+        && !matches!(
+            ty,
+            FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::SizedUser { .. }
+        )
+    {
+        return Err(Problem::from(format!(
+            "{what}: terminator, include, consume, eos-error and pad-right are for bytes, text and a type read from them"
+        ))
+        .or_at(v.at));
+    }
+    let switch_size = match ty {
+        FieldType::Switch { .. } => size,
+        _ => None,
+    };
+    let process = match get(m, "process") {
+        None => None,
+        Some(n) => {
+            let p = process(&str_of(n, "process")?).map_err(|e| Problem {
+                at: Some(n.at),
+                message: format!("{what}: {e}"),
+            })?;
+            let sized = matches!(ty, FieldType::Bytes(_) | FieldType::SizedUser { .. });
+            if !sized || term.is_some() {
+                return Err(Problem::from(format!(
+                    "{what}: process is read here on sized bytes or a sized part only"
+                ))
+                .or_at(n.at));
+            }
+            Some(p)
+        }
+    };
     Ok(Field {
+        term,
+        switch_size,
+        process,
         at: v.at,
         reading: reading(m, conf, true, &what)?,
         check_severity: checked.then_some(severity),
         severity_reason,
         id,
         doc: opt_str(m, "doc")?,
-        orig_id: opt_str(m, "-orig-id")?,
+        orig_id: texts(m, "-orig-id")?,
         confidence: conf,
         evidence: opt_str(m, "-evidence")?,
         offset: opt_expr(m, "-offset", &what)?,
@@ -582,17 +710,98 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
     })
 }
 
+/// A `process` value: `zlib`, `xor(KEY)`, `rol(N)`, `ror(N)`; a custom processor is refused.
+fn process(s: &str) -> Result<Process, String> {
+    let s = s.trim();
+    if s == "zlib" {
+        return Ok(Process::Zlib);
+    }
+    let (name, arg) = s
+        .split_once('(')
+        .and_then(|(n, a)| Some((n.trim(), a.strip_suffix(')')?)))
+        .ok_or_else(|| {
+            format!("process `{s}` is a custom processor, which meshspec does not run")
+        })?;
+    let e = expr::parse(arg).map_err(|e| format!("process `{s}`: {e}"))?;
+    match name {
+        "xor" => Ok(Process::Xor(e)),
+        "rol" => Ok(Process::Rol(e)),
+        "ror" => Ok(Process::Ror(e)),
+        other => Err(format!(
+            "process `{other}` is a custom processor, which meshspec does not run (zlib, xor, rol and ror are Kaitai's own)"
+        )),
+    }
+}
+
+/// The keys that say how bytes or text end: `None` when none is given. `sized`: a size (or
+/// `size-eos`) is given.
+fn term_of(m: &Node, what: &str, sized: bool) -> R<Option<Term>> {
+    let byte = |k: &str| -> R<Option<u8>> {
+        match get(m, k) {
+            None => Ok(None),
+            Some(n) => match n.kind {
+                Kind::Int(b) if (0..=255).contains(&b) => Ok(Some(b as u8)),
+                _ => Err(Problem {
+                    at: Some(n.at),
+                    message: format!("{what}: {k} is a byte (0 to 255), found {}", n.describe()),
+                }),
+            },
+        }
+    };
+    let flag = |k: &str, default: bool| -> R<bool> {
+        match get(m, k) {
+            None => Ok(default),
+            Some(n) => match n.kind {
+                Kind::Bool(b) => Ok(b),
+                _ => Err(Problem {
+                    at: Some(n.at),
+                    message: format!("{what}: {k} is true or false, found {}", n.describe()),
+                }),
+            },
+        }
+    };
+    let given = ["terminator", "include", "consume", "eos-error", "pad-right"]
+        .iter()
+        .any(|k| get(m, k).is_some());
+    if !given {
+        return Ok(None);
+    }
+    let t = Term {
+        terminator: byte("terminator")?,
+        include: flag("include", false)?,
+        consume: flag("consume", true)?,
+        eos_error: flag("eos-error", true)?,
+        pad_right: byte("pad-right")?,
+        bounded: sized,
+    };
+    if t.pad_right.is_some() && !sized {
+        return Err(Problem::from(format!("{what}: pad-right needs a size")));
+    }
+    Ok(Some(t))
+}
+
 struct Loader {
     types: Vec<Type>,
     enums: Vec<EnumDef>,
     bit_le: bool,
+    /// The encoding of text fields that name none: `meta.encoding`, or the enclosing type's.
+    encoding: Option<String>,
+    /// The byte order the type being read inherits from the type it is written in.
+    endian: Option<Endian>,
 }
 
 impl Loader {
     fn enums(&mut self, m: &Node, what: &str) -> R<()> {
         if let Some(es) = get(m, "enums") {
             for (name, vals) in entries(es, "enums")? {
+                let name_at = name.at;
                 let name = str_of(name, "enum name")?;
+                if !is_snake(&name) {
+                    return Err(
+                        Problem::from(format!("enum `{name}`: names are snake_case"))
+                            .or_at(name_at),
+                    );
+                }
                 let mut values = vec![];
                 for (k, v) in entries(vals, &name)? {
                     let key = match k.kind {
@@ -631,7 +840,7 @@ impl Loader {
                                     id: opt_str(vm, "id")?
                                         .ok_or_else(|| format!("enum {name}: value needs id"))?,
                                     doc: opt_str(vm, "doc")?,
-                                    orig_id: opt_str(vm, "-orig-id")?,
+                                    orig_id: texts(vm, "-orig-id")?,
                                     confidence: conf,
                                     evidence: opt_str(vm, "-evidence")?,
                                     reading: reading(vm, conf, false, &at)?,
@@ -648,6 +857,20 @@ impl Loader {
                             },
                         })
                     })?;
+                    if !is_snake(&item.id) {
+                        return Err(Problem::from(format!(
+                            "enum {name}: value id `{}` is not snake_case",
+                            item.id
+                        ))
+                        .or_at(v.at));
+                    }
+                    if values.iter().any(|x: &EnumValue| x.id == item.id) {
+                        return Err(Problem::from(format!(
+                            "enum {name}: value id `{}` given twice",
+                            item.id
+                        ))
+                        .or_at(v.at));
+                    }
                     values.push(item);
                 }
                 if self.enums.iter().any(|e| e.name == name) {
@@ -672,6 +895,24 @@ impl Loader {
     fn ty(&mut self, name: &str, m: &Node, layout_from_meta: Option<String>) -> R<()> {
         check_keys(m, TYPE_KEYS, name)?;
         self.enums(m, name)?;
+        let (own_endian, own_encoding) = match get(m, "meta") {
+            Some(meta) => {
+                let meta = map_of(meta, &format!("{name}.meta"))?;
+                check_keys(meta, &["endian", "encoding"], &format!("{name}.meta"))?;
+                (
+                    get(meta, "endian")
+                        .map(|e| type_endian(e, name))
+                        .transpose()?,
+                    opt_str(meta, "encoding")?,
+                )
+            }
+            None => None.unzip(),
+        };
+        let endian = own_endian.clone().or(self.endian.map(TypeEndian::Fixed));
+        let saved_encoding = self.encoding.clone();
+        if let Some(e) = &own_encoding {
+            self.encoding = Some(e.clone());
+        }
         let mut params = vec![];
         if let Some(ps) = get(m, "params") {
             for p in items(ps, "params")? {
@@ -680,10 +921,11 @@ impl Loader {
                     check_keys(pm, &["id", "type", "doc", "-context", "-default"], name)?;
                     let id = opt_str(pm, "id")?.ok_or("param needs id")?;
                     let t = opt_str(pm, "type")?.ok_or("param needs type")?;
-                    let prim = Prim::parse(&t)
+                    // A flag is the integer 0 or 1 here.
+                    let prim = Prim::parse(if t == "bool" { "u1" } else { &t })
                         .filter(|p| p.kind != PrimKind::F)
                         .ok_or_else(|| {
-                            format!("{name}: param {id}: integer types only, found {t}")
+                            format!("{name}: param {id}: integer types and bool only, found {t}")
                         })?;
                     let context = opt_str(pm, "-context")?;
                     let default = match get(pm, "-default") {
@@ -713,6 +955,7 @@ impl Loader {
                         )));
                     }
                     Ok(Param {
+                        flag: t == "bool",
                         id,
                         prim,
                         doc: opt_str(pm, "doc")?,
@@ -725,29 +968,104 @@ impl Loader {
         }
         let mut fields = vec![];
         if let Some(seq) = get(m, "seq") {
-            for a in items(seq, "seq")? {
-                fields.push(attr(a, name, self.bit_le)?);
+            for (k, a) in items(seq, "seq")?.iter().enumerate() {
+                // Kaitai names a field without an id `_unnamedN` (N its place in seq).
+                let named;
+                let a = match &a.kind {
+                    Kind::Map(m) if a.get("id").is_none() => {
+                        let mut m = m.clone();
+                        m.insert(
+                            0,
+                            (
+                                Node {
+                                    kind: Kind::Str("id".into()),
+                                    at: a.at,
+                                },
+                                Node {
+                                    kind: Kind::Str(format!("_unnamed{k}")),
+                                    at: a.at,
+                                },
+                            ),
+                        );
+                        named = Node {
+                            kind: Kind::Map(m),
+                            at: a.at,
+                        };
+                        &named
+                    }
+                    _ => a,
+                };
+                fields.push(attr(a, name, self.bit_le, self.encoding.as_deref())?);
             }
         }
         let mut instances = vec![];
+        let mut parsed = vec![];
         if let Some(is) = get(m, "instances") {
             for (k, v) in entries(is, "instances")? {
+                let id = str_of(k, "instance").map_err(at(k))?;
+                let im = map_of(v, &id)?;
+                if get(im, "value").is_none() {
+                    // Read from the bytes: the keys of a field, and where.
+                    let what = format!("{name}.{id}");
+                    if !is_snake(&id) {
+                        return Err(
+                            Problem::from(format!("{what}: ids are snake_case")).or_at(k.at)
+                        );
+                    }
+                    let mut fm = vec![(
+                        Node {
+                            kind: Kind::Str("id".into()),
+                            at: k.at,
+                        },
+                        Node {
+                            kind: Kind::Str(id.clone()),
+                            at: k.at,
+                        },
+                    )];
+                    fm.extend(
+                        entries(im, &what)?
+                            .iter()
+                            .filter(|(key, _)| !matches!(key.as_str(), Some("pos" | "io")))
+                            .cloned(),
+                    );
+                    let node = Node {
+                        kind: Kind::Map(fm),
+                        at: v.at,
+                    };
+                    let field = attr(&node, name, self.bit_le, self.encoding.as_deref())?;
+                    parsed.push(Parsed {
+                        at: k.at,
+                        pos: opt_expr(im, "pos", &what)?,
+                        io: opt_expr(im, "io", &what)?,
+                        field,
+                        id,
+                    });
+                    continue;
+                }
                 let instance = within(k, || {
-                    let id = str_of(k, "instance")?;
-                    let im = map_of(v, &id)?;
-                    check_keys(im, &["value", "doc"], &format!("{name}.{id}"))?;
+                    check_keys(
+                        im,
+                        &["value", "doc", "doc-ref", "if", "enum", "-orig-id"],
+                        &format!("{name}.{id}"),
+                    )?;
+                    if !is_snake(&id) {
+                        return Err(Problem::from(format!("{name}.{id}: ids are snake_case")));
+                    }
                     Ok(Instance {
                         at: k.at,
                         value: opt_expr(im, "value", &id)?.ok_or_else(|| {
                             format!("{name}.{id}: only value instances are in the subset")
                         })?,
                         doc: opt_str(im, "doc")?,
+                        cond: opt_expr(im, "if", &id)?,
+                        enum_name: opt_str(im, "enum")?,
                         id,
                     })
                 })?;
                 instances.push(instance);
             }
         }
+        self.encoding = saved_encoding;
         let mut relations = vec![];
         if let Some(rs) = get(m, "-relations") {
             for r in items(rs, "-relations")? {
@@ -838,21 +1156,24 @@ impl Loader {
             params,
             fields,
             instances,
+            parsed,
             relations,
+            origin: None,
+            wrapper: false,
             layout,
             min_size: 0,
             fixed_size: None,
-            endian: match get(m, "meta") {
-                Some(meta) => {
-                    let meta = map_of(meta, &format!("{name}.meta"))?;
-                    check_keys(meta, &["endian"], &format!("{name}.meta"))?;
-                    get(meta, "endian")
-                        .map(|e| type_endian(e, name))
-                        .transpose()?
-                }
-                None => None,
-            },
+            endian,
         });
+        // Kaitai's types inherit the byte order and the encoding of the type they are written
+        // in (a computed order is not inherited here: such a type's types state their own).
+        let (outer_endian, outer_encoding) = (self.endian, self.encoding.clone());
+        if let Some(TypeEndian::Fixed(e)) = own_endian {
+            self.endian = Some(e);
+        }
+        if let Some(e) = own_encoding {
+            self.encoding = Some(e);
+        }
         if let Some(ts) = get(m, "types") {
             for (k, v) in entries(ts, "types")? {
                 let tn = str_of(k, "type name")?;
@@ -862,6 +1183,7 @@ impl Loader {
                 self.ty(&tn, map_of(v, &tn)?, None)?;
             }
         }
+        (self.endian, self.encoding) = (outer_endian, outer_encoding);
         Ok(())
     }
 }
@@ -889,16 +1211,68 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// Reads and resolves one spec file. `file` names it in errors and is the repository-relative
-/// path the outputs' headers cite; its stem must be the spec's `meta.id`.
+/// path the outputs' headers cite; its stem must be the spec's `meta.id`. A spec that
+/// `imports` others needs [`load_with`].
 pub fn load(file: &str, text: &str) -> Result<Spec, SpecError> {
-    load_at(file, text).map_err(|p| SpecError {
+    load_with(file, text, &|_, name| {
+        Err(format!(
+            "imports `{name}`: imports are read from files (give the spec as a file)"
+        ))
+    })
+}
+
+/// Finds an import: given the importing file and the import as written (`common/x`,
+/// `../x`, `/common/x`), the imported file's name and text.
+pub type Resolver<'r> = dyn Fn(&str, &str) -> Result<(String, String), String> + 'r;
+
+/// [`load`] for a spec whose `imports` `resolve` finds: the imported specs' types and enums
+/// join the spec's (named as Kaitai names them, `id` or `id::type`, or by their own names).
+pub fn load_with(file: &str, text: &str, resolve: &Resolver) -> Result<Spec, SpecError> {
+    let mut loading = vec![file.to_string()];
+    load_at(file, text, resolve, &mut loading).map_err(|p| SpecError {
         file: file.to_string(),
         at: p.at,
         message: p.message,
     })
 }
 
-fn load_at(file: &str, text: &str) -> R<Spec> {
+/// The specs `meta.imports` names, loaded (a spec being loaded already, imported in a circle,
+/// is left out: its types are there).
+fn imported(
+    file: &str,
+    meta: &Node,
+    resolve: &Resolver,
+    loading: &mut Vec<String>,
+) -> R<Vec<Spec>> {
+    let Some(list) = get(meta, "imports") else {
+        return Ok(vec![]);
+    };
+    let mut out = vec![];
+    for n in items(list, "meta.imports")? {
+        let name = str_of(n, "an import")?;
+        let (ifile, itext) = resolve(file, &name).map_err(|e| Problem {
+            at: Some(n.at),
+            message: e,
+        })?;
+        if loading.contains(&ifile) {
+            continue;
+        }
+        loading.push(ifile.clone());
+        let spec = load_at(&ifile, &itext, resolve, loading).map_err(|p| Problem {
+            at: Some(n.at),
+            message: format!(
+                "imports `{name}`: {ifile}{}: {}",
+                p.at.map(|a| format!(":{a}")).unwrap_or_default(),
+                p.message
+            ),
+        })?;
+        loading.pop();
+        out.push(spec);
+    }
+    Ok(out)
+}
+
+fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>) -> R<Spec> {
     let y = crate::syntax::parse(text).map_err(|e| Problem {
         at: Some(e.at),
         message: format!("not valid YAML: {}", e.message),
@@ -908,6 +1282,9 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
     let meta = map_of(meta_node, "meta")?;
     check_keys(meta, META_KEYS, "meta")?;
     let id = opt_str(meta, "id")?.ok_or("meta.id is required")?;
+    if let Some(v) = get(meta, "ks-version") {
+        ks_version(v)?;
+    }
     let stem = std::path::Path::new(file)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -918,14 +1295,20 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
                 .or_at(get(meta, "id").map_or(meta.at, |n| n.at)),
         );
     }
-    let endian = match opt_str(meta, "endian")?.as_deref() {
-        Some("le") => Endian::Le,
-        Some("be") => Endian::Be,
-        _ => {
-            return Err(Problem::from("meta.endian must be le or be")
-                .or_at(get(meta, "endian").map_or(meta.at, |n| n.at)))
+    // Without `meta.endian` a number needs its own order (`u4le`), as Kaitai has it; the
+    // project's own specs state one (`lint`).
+    let endian = match get(meta, "endian").map(|n| (n, n.as_str())) {
+        None => None,
+        Some((_, Some("le"))) => Some(Endian::Le),
+        Some((_, Some("be"))) => Some(Endian::Be),
+        Some((n, _)) => {
+            return Err(Problem::from(
+                "meta.endian must be le or be (a computed order is for a type's own meta)",
+            )
+            .or_at(n.at))
         }
     };
+    // Kaitai's default bit order is big endian.
     let bit_le = match opt_str(meta, "bit-endian")?.as_deref() {
         None | Some("be") => false,
         Some("le") => true,
@@ -938,6 +1321,8 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
         types: vec![],
         enums: vec![],
         bit_le,
+        encoding: opt_str(meta, "encoding")?,
+        endian: None,
     };
     let root = Node {
         kind: Kind::Map(
@@ -950,18 +1335,182 @@ fn load_at(file: &str, text: &str) -> R<Spec> {
         at: top.at,
     };
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
+    // A number or text type named as a switch's case is held by a type made for it.
+    let mut prims = vec![];
+    for t in &l.types {
+        for f in &t.fields {
+            if let FieldType::Switch { cases, .. } = &f.ty {
+                for (_, r) in cases {
+                    let builtin = Prim::parse(&r.name).is_some()
+                        || matches!(r.name.as_str(), "str" | "strz" | "bytes")
+                        || r.name
+                            .strip_prefix('b')
+                            .is_some_and(|n| n.parse::<u32>().is_ok());
+                    if builtin && !prims.contains(&r.name) {
+                        prims.push(r.name.clone());
+                    }
+                }
+            }
+        }
+    }
+    for name in prims {
+        let s = |t: &str| Node {
+            kind: Kind::Str(t.into()),
+            at: top.at,
+        };
+        let mut value = vec![(s("id"), s("value"))];
+        match name.as_str() {
+            "bytes" => value.push((
+                s("size-eos"),
+                Node {
+                    kind: Kind::Bool(true),
+                    at: top.at,
+                },
+            )),
+            "str" => {
+                value.push((s("type"), s("str")));
+                value.push((
+                    s("size-eos"),
+                    Node {
+                        kind: Kind::Bool(true),
+                        at: top.at,
+                    },
+                ));
+            }
+            other => value.push((s("type"), s(other))),
+        }
+        let node = Node {
+            kind: Kind::Map(vec![(
+                s("seq"),
+                Node {
+                    kind: Kind::Seq(vec![Node {
+                        kind: Kind::Map(value),
+                        at: top.at,
+                    }]),
+                    at: top.at,
+                },
+            )]),
+            at: top.at,
+        };
+        if l.types.iter().any(|t| t.name == name) {
+            continue;
+        }
+        l.ty(&name, &node, None)?;
+        if let Some(t) = l.types.last_mut() {
+            t.wrapper = true;
+        }
+    }
+    // Imported types keep their file's byte order; a name two files give is refused.
+    for other in imported(file, meta, resolve, loading)? {
+        for mut t in other.types {
+            if t.endian.is_none() && other.endian_stated {
+                t.endian = Some(TypeEndian::Fixed(other.endian));
+            }
+            let origin = t.origin.clone().unwrap_or_else(|| other.file.clone());
+            match l.types.iter().find(|u| u.name == t.name) {
+                Some(u) if u.origin.as_deref() == Some(origin.as_str()) => continue,
+                Some(_) => {
+                    return Err(Problem::from(format!(
+                        "type `{}` of {origin} has the name of a type of this spec",
+                        t.name
+                    ))
+                    .or_at(get(meta, "imports").map_or(meta.at, |n| n.at)))
+                }
+                None => {}
+            }
+            t.origin = Some(origin);
+            l.types.push(t);
+        }
+        for e in other.enums {
+            if !l.enums.iter().any(|x| x.name == e.name) {
+                l.enums.push(e);
+            }
+        }
+    }
     let mut spec = Spec {
         file: file.to_string(),
-        title: opt_str(meta, "title")?
-            .ok_or_else(|| Problem::from("meta.title is required").or_at(meta.at))?,
-        application: opt_str(meta, "application")?,
-        extension: opt_str(meta, "file-extension")?,
+        title: opt_str(meta, "title")?.unwrap_or_else(|| id.clone()),
+        application: texts(meta, "application")?,
+        extension: texts(meta, "file-extension")?,
         license: opt_str(meta, "license")?,
         id,
-        endian,
+        endian: endian.unwrap_or(Endian::Le),
+        endian_stated: endian.is_some(),
+        bit_endian: if bit_le { Endian::Le } else { Endian::Be },
         types: l.types,
         enums: l.enums,
     };
+    if !spec.endian_stated {
+        for t in spec.types.iter().filter(|t| t.endian.is_none()) {
+            let bare = t.fields.iter().find_map(|f| match f.ty {
+                FieldType::Prim(p) if p.bytes > 1 && p.endian.is_none() => Some((f, p)),
+                _ => None,
+            });
+            if let Some((f, p)) = bare {
+                return Err(Problem::from(format!(
+                    "{}.{}: `{}` has no byte order: the spec gives no meta.endian (give one, or write `{}le`/`{}be`)",
+                    t.name, f.id, p.ksy(), p.ksy(), p.ksy()
+                ))
+                .or_at(f.at));
+            }
+        }
+    }
     crate::resolve::resolve(&mut spec)?;
     Ok(spec)
+}
+
+/// `meta.ks-version`: the Kaitai version the spec needs, `X.Y` or `X.Y.Z`; meshspec reads the
+/// language of 0.11 (and refuses what Kaitai refuses: below 0.6, above its own).
+fn ks_version(v: &Node) -> R<()> {
+    let text = match &v.kind {
+        Kind::Float(x) => format!("{x}"),
+        _ => v.text().unwrap_or_default(),
+    };
+    let bad = |m: String| Problem {
+        at: Some(v.at),
+        message: format!("meta.ks-version: {m}"),
+    };
+    let parts: Vec<&str> = text.split('.').collect();
+    let nums: Option<Vec<u32>> = parts
+        .iter()
+        .map(|p| {
+            (!p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0')))
+            .then(|| p.parse().ok())
+            .flatten()
+        })
+        .collect();
+    let Some(nums) = nums.filter(|n| (2..=3).contains(&n.len())) else {
+        return Err(bad(format!("`{text}` is not X.Y or X.Y.Z")));
+    };
+    let version = (nums[0], nums[1], nums.get(2).copied().unwrap_or(0));
+    if version < (0, 6, 0) {
+        return Err(bad(format!(
+            "{text} is below 0.6, the oldest Kaitai accepts"
+        )));
+    }
+    if version > (0, 11, 0) {
+        return Err(bad(format!(
+            "the spec needs Kaitai {text}; meshspec reads the language of 0.11"
+        )));
+    }
+    Ok(())
+}
+
+/// A key that is text or a list of texts (`application`, `file-extension`), joined.
+fn texts(m: &Node, k: &str) -> R<Option<String>> {
+    match get(m, k) {
+        Some(Node {
+            kind: Kind::Seq(items),
+            ..
+        }) => Ok(Some(
+            items
+                .iter()
+                .map(|v| str_of(v, k))
+                .collect::<R<Vec<_>>>()?
+                .join(", "),
+        )),
+        _ => opt_str(m, k),
+    }
 }

@@ -77,6 +77,17 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             if let Some(en) = &f.enum_name {
                 let prim = match f.ty {
                     FieldType::Prim(p) if p.kind != PrimKind::F => p,
+                    // A bit field's enum takes the narrowest unsigned type of its width.
+                    FieldType::Bits(n) => Prim {
+                        kind: PrimKind::U,
+                        bytes: match n {
+                            ..=8 => 1,
+                            9..=16 => 2,
+                            17..=32 => 4,
+                            _ => 8,
+                        },
+                        endian: None,
+                    },
                     _ => {
                         return Err(
                             Problem::from(format!("{}: enum on a non-integer field", f.id))
@@ -87,7 +98,7 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
                 let e = spec
                     .enums
                     .iter_mut()
-                    .find(|e| &e.name == en)
+                    .find(|e| &e.name == en || Some(e.name.as_str()) == en.rsplit("::").next())
                     .ok_or_else(|| {
                         Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
                     })?;
@@ -270,13 +281,56 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 }
             }
         }
-        for i in &t.instances {
-            if i.value.uses_io() {
+        for p in &t.params {
+            if t.fields.iter().any(|f| f.id == p.id)
+                || t.instances.iter().any(|i| i.id == p.id)
+                || t.parsed.iter().any(|i| i.id == p.id)
+            {
                 return Err(Problem::from(format!(
-                    "{}.{}: `_io` is only known while reading or writing, not in an instance",
+                    "{}.{}: the id is used twice (parameters, fields and instances share one namespace)",
+                    t.name, p.id
+                ))
+                .or_at(t.at));
+            }
+        }
+        for i in &t.instances {
+            let clash = t.fields.iter().any(|f| f.id == i.id)
+                || t.parsed.iter().any(|p| p.id == i.id)
+                || t.instances.iter().filter(|j| j.id == i.id).count() > 1;
+            if clash {
+                return Err(Problem::from(format!(
+                    "{}.{}: the id is used twice (fields and instances share one namespace)",
                     t.name, i.id
                 ))
                 .or_at(i.at));
+            }
+            if let Some(en) = &i.enum_name {
+                if spec
+                    .enum_def(en.rsplit("::").next().unwrap_or(en))
+                    .is_none()
+                {
+                    return Err(
+                        Problem::from(format!("{}.{}: no enum `{en}`", t.name, i.id)).or_at(i.at),
+                    );
+                }
+            }
+        }
+        for p in &t.parsed {
+            if t.fields.iter().any(|f| f.id == p.id) {
+                return Err(Problem::from(format!(
+                    "{}.{}: the id is used twice (fields and instances share one namespace)",
+                    t.name, p.id
+                ))
+                .or_at(p.at));
+            }
+            for r in refs(&p.field.ty) {
+                if spec.ty(&r.name).is_none() {
+                    return Err(Problem::from(format!(
+                        "{}.{}: no type `{}`",
+                        t.name, p.id, r.name
+                    ))
+                    .or_at(p.at));
+                }
             }
         }
         for f in &t.fields {
@@ -288,10 +342,13 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 // `_io.size` counts the elements that fill a sized part; the writer writes the
                 // elements it has (the part's size is measured from them), so it is nowhere else.
                 let in_count = count.is_some_and(|c| std::ptr::eq(c, e));
+                // `_io.size` outside a count and `_io.eof` are Kaitai's too; the generator
+                // refuses them (codegen/src/gaps.rs) and the interpreter reads them.
+                let _ = in_count;
                 let bad = e.any(&|x| match x {
                     Expr::Attr(a, n) => {
                         matches!(&**a, Expr::Name(b) if b == "_io")
-                            && !(n == "pos" || (n == "size" && in_count))
+                            && !matches!(n.as_str(), "pos" | "size" | "eof")
                     }
                     _ => false,
                 });
@@ -362,9 +419,9 @@ impl NameScope<'_> {
                     Err("`_index` is only defined in a repeated field".into())
                 }
             }
-            Expr::Name(n) if n == "_parent" || n == "_root" => Err(format!(
-                "`{n}` is not in the subset: a type sees its own fields, parameters and instances (pass a value down as a parameter)"
-            )),
+            // Known when a value is read; whether a reader's expression may use them is the
+            // generator's and the interpreter's question.
+            Expr::Name(n) if n == "_parent" || n == "_root" => Ok(None),
             Expr::Name(n) if n == "_io" => Ok(None),
             Expr::Name(n) => {
                 if t.params.iter().any(|p| &p.id == n) {
@@ -376,7 +433,7 @@ impl NameScope<'_> {
                         ))
                     };
                 }
-                if t.instances.iter().any(|i| &i.id == n) {
+                if t.instances.iter().any(|i| &i.id == n) || t.parsed.iter().any(|i| &i.id == n) {
                     return Ok(None);
                 }
                 match t.fields.iter().position(|f| &f.id == n) {
@@ -409,9 +466,11 @@ impl NameScope<'_> {
                 match of {
                     Some(tn) => {
                         let target = self.spec.ty(tn).expect("resolved earlier");
-                        let f = target.fields.iter().find(|f| &f.id == name).ok_or_else(|| {
-                            format!("`{a}.{name}`: `{tn}` has no field `{name}`")
-                        })?;
+                        let f = target
+                            .fields
+                            .iter()
+                            .find(|f| &f.id == name)
+                            .ok_or_else(|| format!("`{a}.{name}`: `{tn}` has no field `{name}`"))?;
                         Ok(match &f.ty {
                             FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
                                 if matches!(f.repeat, Repeat::None) =>
@@ -457,10 +516,17 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
         };
         for (i, f) in t.fields.iter().enumerate() {
             let repeats = !matches!(f.repeat, Repeat::None);
+            let until = match &f.repeat {
+                Repeat::Until(u) => Some(u),
+                _ => None,
+            };
             let own: Vec<&Expr> = field_exprs(f)
                 .into_iter()
                 .filter(|e| {
                     !f.derive.iter().any(|d| std::ptr::eq(d, *e))
+                        && !until.is_some_and(|u| std::ptr::eq(u, *e))
+                        // A switch's `_` case: every other value.
+                        && !matches!(e, Expr::Name(n) if n == "_")
                         && !f
                             .valid
                             .iter()
@@ -476,7 +542,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                     .check(e)
                     .map_err(|why| fail(e, why))?;
             }
-            for e in f.valid.iter().flat_map(Valid::exprs) {
+            for e in f.valid.iter().flat_map(Valid::exprs).chain(until) {
                 scope(i + 1, true, repeats)
                     .check(e)
                     .map_err(|why| fail(e, why))?;

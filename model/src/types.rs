@@ -28,7 +28,8 @@ pub struct Prim {
 }
 
 impl Prim {
-    pub(crate) fn parse(s: &str) -> Option<Prim> {
+    /// A number type's name (`u4`, `s2be`, `f8le`).
+    pub fn parse(s: &str) -> Option<Prim> {
         let (base, endian) = if let Some(b) = s.strip_suffix("le") {
             (b, Some(Endian::Le))
         } else if let Some(b) = s.strip_suffix("be") {
@@ -145,11 +146,46 @@ impl FieldType {
     }
 }
 
+/// Kaitai's `terminator`, `include`, `consume`, `eos-error` and `pad-right` on bytes or text
+/// (`type: strz` with a size is text with `terminator: 0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    /// The byte that ends the value.
+    pub terminator: Option<u8>,
+    /// The terminator is part of the value.
+    pub include: bool,
+    /// The terminator is read past (else the next field starts at it).
+    pub consume: bool,
+    /// Running out of bytes before the terminator is an error.
+    pub eos_error: bool,
+    /// Trailing bytes of this value are padding, not part of the value.
+    pub pad_right: Option<u8>,
+    /// A size (or `size-eos`) bounds the value and is taken whole, the terminator looked for
+    /// inside it; else the terminator ends the value.
+    pub bounded: bool,
+}
+
+/// Kaitai's `process`: how the stored bytes are decoded before they are the value (or are
+/// read as the field's type).
+#[derive(Debug, Clone)]
+pub enum Process {
+    /// `xor(key)`: each byte xored with the key (a byte, or bytes repeated).
+    Xor(Expr),
+    /// `rol(n)`, `ror(n)`: each byte rotated left (right) by `n` bits.
+    Rol(Expr),
+    Ror(Expr),
+    /// `zlib`: a zlib stream, inflated.
+    Zlib,
+}
+
 #[derive(Debug, Clone)]
 pub enum Repeat {
     None,
     Expr(Expr),
     Eos,
+    /// `repeat: until`: elements up to and including the first for which the expression (over
+    /// `_`, the element just read) holds.
+    Until(Expr),
 }
 
 #[derive(Debug, Clone)]
@@ -206,6 +242,13 @@ pub struct Field {
     /// Whether an expression of the type uses `id._sizeof` (the bytes this field took), so the
     /// reader and the writer measure it.
     pub measured: bool,
+    /// How bytes or text end (a terminator, padding), beyond their size; `None` for `strz`
+    /// without a size, whose NUL the type says.
+    pub term: Option<Term>,
+    /// The size of a sized switch: the case's type is read from exactly that many bytes.
+    pub switch_size: Option<Size>,
+    /// `process`: the stored bytes decoded before they are the value.
+    pub process: Option<Process>,
     /// `-reading`: the choice the documents leave open that this field's place, size or
     /// meaning rests on, stated (its confidence is then `inferred`, or `unknown` for bytes
     /// whose meaning is not claimed).
@@ -223,6 +266,8 @@ pub struct Field {
 pub struct Param {
     pub id: String,
     pub prim: Prim,
+    /// `type: bool`: the value is 0 or 1 (`prim` is `u1`).
+    pub flag: bool,
     pub doc: Option<String>,
     /// For layouts: the name of the command-line value that fills this parameter.
     pub context: Option<String>,
@@ -237,6 +282,23 @@ pub struct Instance {
     pub at: Mark,
     pub value: Expr,
     pub doc: Option<String>,
+    /// `if`: the value is there only when this holds (else null).
+    pub cond: Option<Expr>,
+    /// `enum`: the value names a value of this enum.
+    pub enum_name: Option<String>,
+}
+
+/// An instance read from the bytes (Kaitai's `pos`, `io` and the keys of a field): read when
+/// asked, at `pos` of the stream `io` names (the type's own by default).
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub id: String,
+    /// Where the instance's entry starts in the spec file.
+    pub at: Mark,
+    pub pos: Option<Expr>,
+    pub io: Option<Expr>,
+    /// What is read there, as a field states it (its id is the instance's).
+    pub field: Field,
 }
 
 /// A relation between fields that the document states: checked from the spec alone when it
@@ -293,6 +355,13 @@ pub struct Type {
     pub params: Vec<Param>,
     pub fields: Vec<Field>,
     pub instances: Vec<Instance>,
+    /// Instances read from the bytes (`pos`, `io`, or a type without `value`).
+    pub parsed: Vec<Parsed>,
+    /// The spec file an imported type comes from (`None`: this spec's own).
+    pub origin: Option<String>,
+    /// Made by the loader to hold one value of a number or text type that a switch names as
+    /// a case (`cases: {1: u4}`): its one field `value` is the case's value.
+    pub wrapper: bool,
     pub relations: Vec<Relation>,
     pub layout: Option<String>,
     pub min_size: u64,
@@ -369,11 +438,18 @@ pub struct Spec {
     /// Path relative to the repository (`spec/meshbin.ksy`).
     pub file: String,
     pub id: String,
+    /// `meta.title`, else the id.
     pub title: String,
     pub application: Option<String>,
     pub extension: Option<String>,
     pub license: Option<String>,
+    /// `meta.endian`; little endian where the spec states none (then every number of more
+    /// than one byte states its own, or its type does: the loader refuses it otherwise).
     pub endian: Endian,
+    /// Whether `meta.endian` is given (the project's specs give it: `lint`).
+    pub endian_stated: bool,
+    /// `meta.bit-endian`: the order of bit fields (Kaitai's default: big endian).
+    pub bit_endian: Endian,
     pub types: Vec<Type>,
     pub enums: Vec<EnumDef>,
 }
@@ -419,11 +495,22 @@ impl ReadingSite<'_> {
 }
 
 impl Spec {
+    /// The type `name` names: its own name, or Kaitai's path to it (`spec_id::type`; names
+    /// are unique in a spec, so the last step decides).
     pub fn ty(&self, name: &str) -> Option<&Type> {
-        self.types.iter().find(|t| t.name == name)
+        self.type_index(name).map(|i| &self.types[i])
     }
+    /// The index of the type `name` names ([`Spec::ty`]).
+    pub fn type_index(&self, name: &str) -> Option<usize> {
+        let last = name.rsplit("::").next().unwrap_or(name);
+        self.types
+            .iter()
+            .position(|t| t.name == name || t.name == last)
+    }
+    /// The enum `name` names: its own name or a path to it (`type::enum`).
     pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
-        self.enums.iter().find(|e| e.name == name)
+        let last = name.rsplit("::").next().unwrap_or(name);
+        self.enums.iter().find(|e| e.name == name || e.name == last)
     }
     /// The value of a constant expression: a literal or an enum's named value.
     pub fn constant(&self, e: &Expr) -> Option<i128> {

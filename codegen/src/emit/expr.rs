@@ -301,6 +301,17 @@ impl Scope<'_> {
                     ty,
                 }
             }
+            Expr::Float(_)
+            | Expr::Str(_)
+            | Expr::Array(_)
+            | Expr::Index(..)
+            | Expr::Call(..)
+            | Expr::Cast(..)
+            | Expr::SizeOf { .. } => {
+                return Err(format!(
+                    "`{e}`: the generator emits integer and condition expressions only (no floats, text, arrays, indexing, methods, casts or sizeof yet)"
+                ))
+            }
         })
     }
 

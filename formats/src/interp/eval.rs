@@ -5,6 +5,7 @@
 //! zero giving 0, `and`/`or` and `c ? a : b` lazily, a conditional field that is absent an
 //! error at the start of the value being read.
 
+use super::plan::Plan;
 use super::value::Val;
 use crate::rt::{codec, Result};
 use meshspec_model::expr::{BinOp, Expr, UnOp};
@@ -80,6 +81,36 @@ pub(super) enum CE {
     And(Box<CE>, Box<CE>),
     Or(Box<CE>, Box<CE>),
     Cond(Box<CE>, Box<CE>, Box<CE>),
+    /// An expression the compiled form cannot say (`_parent`, `_root`, text, arrays, indexing,
+    /// methods, `_io.eof`): evaluated over the values being read by the evaluator of
+    /// [`super::query`], its answer a number or a condition.
+    Dyn(Box<Expr>),
+}
+
+/// Whether `e` uses what only the dynamic evaluator answers ([`CE::Dyn`]).
+pub(super) fn needs_dyn(e: &Expr) -> bool {
+    e.any(&|x| match x {
+        Expr::Name(n) => n == "_parent" || n == "_root",
+        Expr::Attr(a, n) => n == "eof" && matches!(&**a, Expr::Name(b) if b == "_io"),
+        Expr::Str(_)
+        | Expr::Float(_)
+        | Expr::Array(_)
+        | Expr::Index(..)
+        | Expr::Call(..)
+        | Expr::Cast(..)
+        | Expr::SizeOf { .. } => true,
+        _ => false,
+    })
+}
+
+/// A value being read, as the dynamic evaluator sees it: its type, the fields read so far, and
+/// the value it lies in.
+#[derive(Clone, Copy)]
+pub(super) struct Up<'u, 'a> {
+    pub plan: &'u Plan,
+    pub ty: usize,
+    pub fields: &'u [Val<'a>],
+    pub up: Option<&'u Up<'u, 'a>>,
 }
 
 /// A compiled expression and its type.
@@ -197,6 +228,11 @@ impl Scope<'_> {
                         ty,
                     )
                 } else if let Some(inst) = self.ty.instances.iter().find(|i| &i.id == n) {
+                    if inst.cond.is_some() {
+                        return Err(format!(
+                            "`{n}` is an instance with `if`: not in the reader's expressions yet"
+                        ));
+                    }
                     self.go(&inst.value, depth + 1)
                 } else {
                     Err(format!(
@@ -319,6 +355,15 @@ impl Scope<'_> {
                 let (x, y, ty) = self.alike(x, y)?;
                 v(CE::Cond(Box::new(c), Box::new(x), Box::new(y)), ty)
             }
+            Expr::Float(_)
+            | Expr::Str(_)
+            | Expr::Array(_)
+            | Expr::Index(..)
+            | Expr::Call(..)
+            | Expr::Cast(..)
+            | Expr::SizeOf { .. } => Err(format!(
+                "`{e}`: only integer and condition expressions are evaluated while reading (no floats, text, arrays, indexing, methods, casts or sizeof yet)"
+            )),
         }
     }
 
@@ -349,14 +394,22 @@ impl Scope<'_> {
 
     /// `e` as an integer.
     pub fn int_of(&self, e: &Expr) -> R<CE> {
-        let v = self.compile(e)?;
-        self.int(v).map_err(|m| format!("`{e}`: {m}"))
+        match self.compile(e) {
+            Err(_) if self.measured_before.is_some() && needs_dyn(e) => {
+                Ok(CE::Dyn(Box::new(e.clone())))
+            }
+            v => self.int(v?).map_err(|m| format!("`{e}`: {m}")),
+        }
     }
 
     /// `e` as a condition.
     pub fn bool_of(&self, e: &Expr) -> R<CE> {
-        let v = self.compile(e)?;
-        self.boolean(v).map_err(|m| format!("`{e}`: {m}"))
+        match self.compile(e) {
+            Err(_) if self.measured_before.is_some() && needs_dyn(e) => {
+                Ok(CE::Dyn(Box::new(e.clone())))
+            }
+            v => self.boolean(v?).map_err(|m| format!("`{e}`: {m}")),
+        }
     }
 }
 
@@ -379,6 +432,9 @@ pub(super) struct Env<'e, 'a> {
     /// Where the value being read starts: an absent field that an expression reads is
     /// reported there.
     pub start: u64,
+    /// The value being read and those it lies in, for [`CE::Dyn`] (`None` in the writer and
+    /// the checks, which refuse such specs before).
+    pub here: Option<Up<'e, 'a>>,
 }
 
 /// A value an expression computes.
@@ -400,6 +456,7 @@ impl<'e, 'a> Env<'e, 'a> {
             under: None,
             io: (0, 0),
             start: 0,
+            here: None,
         }
     }
 
@@ -409,6 +466,15 @@ impl<'e, 'a> Env<'e, 'a> {
             Ev::Bool(b) => Ok(i128::from(b)),
             Ev::Ref(v) => Ok(v.int()),
         }
+    }
+
+    /// `e` as bytes: a blob's, or the one byte an integer is.
+    pub fn bytes(&self, e: &CE) -> Result<Vec<u8>> {
+        Ok(match self.eval(e)? {
+            Ev::Int(i) => vec![i as u8],
+            Ev::Bool(b) => vec![u8::from(b)],
+            Ev::Ref(v) => v.bytes().to_vec(),
+        })
     }
 
     pub fn bool(&self, e: &CE) -> Result<bool> {
@@ -481,6 +547,47 @@ impl<'e, 'a> Env<'e, 'a> {
                 let (x, y) = (self.bool(a)?, self.bool(b)?);
                 Ev::Bool(compare(*op, x, y))
             }
+            CE::Dyn(e) => match &self.here {
+                Some(here) => {
+                    match super::query::dynamic(
+                        here,
+                        self.io,
+                        self.params,
+                        self.index,
+                        self.under,
+                        e,
+                    ) {
+                        Ok(super::query::Answer::Bool(b)) => Ev::Bool(b),
+                        Ok(a) => match a.number() {
+                            Some(i) => Ev::Int(i),
+                            None => {
+                                return Err(crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    self.start,
+                                    format!("`{e}` to be a number or a condition"),
+                                    a.to_string(),
+                                ))
+                            }
+                        },
+                        Err(why) => {
+                            return Err(crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                self.start,
+                                format!("`{e}` evaluated"),
+                                why,
+                            ))
+                        }
+                    }
+                }
+                None => {
+                    return Err(crate::rt::Error::new(
+                        crate::rt::ErrorKind::Input,
+                        self.start,
+                        format!("`{e}` evaluated where values are read"),
+                        "a writer or a check",
+                    ))
+                }
+            },
             CE::Op(op, a, b) => {
                 let (x, y) = (self.int(a)?, self.int(b)?);
                 if op.is_compare() {

@@ -13,9 +13,11 @@
 //! file name, same text) is the one loaded first.
 
 mod check;
+mod encoding;
 mod eval;
 mod json;
 mod plan;
+mod query;
 mod read;
 mod tables;
 #[cfg(test)]
@@ -32,6 +34,7 @@ use crate::scene::Scene;
 use crate::verdict::{self, Judge};
 use meshspec_model::reachable;
 use plan::Plan;
+pub use query::Answer;
 use read::Reader;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -87,13 +90,65 @@ fn bad_spec(why: String) -> Error {
     )
 }
 
+/// The folders `/x` imports are looked for in after the folders above the importing file
+/// (Kaitai's compiler's `-I`).
+static IMPORT_DIRS: Mutex<Vec<std::path::PathBuf>> = Mutex::new(Vec::new());
+
+/// Adds a folder that `imports: [/x]` finds `x.ksy` in (Kaitai's compiler's `-I`).
+pub fn add_import_dir(dir: std::path::PathBuf) {
+    let mut dirs = IMPORT_DIRS.lock().unwrap_or_else(|p| p.into_inner());
+    if !dirs.contains(&dir) {
+        dirs.push(dir);
+    }
+}
+
+/// Finds an import as Kaitai's compiler does: `x` and `../x` beside the importing file,
+/// `/x` in the nearest folder above the importing file that holds `x.ksy` (the gallery's
+/// layout), else in a folder given to [`add_import_dir`].
+fn import_file(importing: &str, name: &str) -> std::result::Result<(String, String), String> {
+    use std::path::Path;
+    let dir = Path::new(importing).parent().unwrap_or(Path::new(""));
+    let found = match name.strip_prefix('/') {
+        Some(abs) => {
+            let extra = IMPORT_DIRS
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            dir.ancestors()
+                .map(Path::to_path_buf)
+                .chain(extra)
+                .map(|d| d.join(format!("{abs}.ksy")))
+                .find(|p| p.is_file())
+        }
+        None => Some(dir.join(format!("{name}.ksy"))),
+    };
+    let path =
+        found.ok_or_else(|| format!("imports `{name}`: no {name}.ksy above {}", dir.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("imports `{name}`: {}: {e}", path.display()))?;
+    // One name per file, however it is reached (`a/../b.ksy` is `b.ksy`).
+    let mut parts: Vec<&std::ffi::OsStr> = vec![];
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => parts.push(other.as_os_str()),
+        }
+    }
+    let normal: std::path::PathBuf = parts.iter().collect();
+    Ok((normal.to_string_lossy().to_string(), text))
+}
+
 fn program(file: &str, text: &str) -> Result<&'static Program> {
     let key = (file.to_string(), text.to_string());
     let mut programs = PROGRAMS.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(p) = programs.get(&key) {
         return Ok(p);
     }
-    let spec = meshspec_model::load(file, text).map_err(|e| bad_spec(e.to_string()))?;
+    let spec =
+        meshspec_model::load_with(file, text, &import_file).map_err(|e| bad_spec(e.to_string()))?;
     let spec: &'static meshspec_model::Spec = leak(spec);
     let plan = plan::compile(spec).map_err(bad_spec)?;
     let infos = tables::infos(spec);
@@ -221,6 +276,35 @@ impl Layout {
         dump::build_with(&Source(self), d, ctx, |bytes, ctx| {
             self.read(bytes, ctx, true).verdict
         })
+    }
+
+    /// Reads `input` as far as the type goes (bytes after it are Kaitai's to leave, not an
+    /// error here) and answers each expression over the value read: `Err` of the reading, or
+    /// each answer or why it has none.
+    pub(crate) fn query(
+        &'static self,
+        input: &[u8],
+        ctx: &Context,
+        exprs: &[&str],
+    ) -> Result<Vec<std::result::Result<query::Answer, String>>> {
+        let reader = Reader {
+            plan: self.plan(),
+            loc: true,
+        };
+        let tp = &self.plan().types[self.ty];
+        let args = read::root_args(tp, ctx)?;
+        let mut io = crate::rt::Input::new(input);
+        let (v, pos) = reader
+            .read_type(&mut io, self.ty, &args)
+            .map_err(|e| e.rooted(self.root.to_string()))?;
+        let q = query::Query::new(self.plan(), input, self.ty, v, pos);
+        Ok(exprs
+            .iter()
+            .map(|text| {
+                let e = meshspec_model::expr::parse(text)?;
+                q.answer(&e)
+            })
+            .collect())
     }
 
     /// Whether `ctx` gives every parameter the layout needs.

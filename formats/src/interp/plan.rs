@@ -15,6 +15,72 @@ type R<T> = std::result::Result<T, String>;
 pub(crate) struct Plan {
     pub spec: &'static Spec,
     pub types: Vec<TypePlan>,
+    /// Why the writer cannot give back what the reader read (a construct it does not write
+    /// yet), at the spec's place: writing is then refused, never done wrong.
+    pub unwritable: Option<String>,
+}
+
+/// The first construct of `spec` that the interpreter reads but does not write back exactly.
+fn unwritable(spec: &Spec) -> Option<String> {
+    for t in &spec.types {
+        if let Some(f) = t.fields.iter().find(|f| matches!(f.ty, FieldType::Bits(_))) {
+            let odd = bit_groups(t).iter().any(|g| g.2 % 8 != 0);
+            if spec.bit_endian == meshspec_model::Endian::Be || odd {
+                return Some(format!(
+                    "{}:{}: {}.{}: big-endian bit fields, or bit fields that end inside a byte, are read but not yet written back",
+                    spec.file, f.at, t.name, f.id
+                ));
+            }
+        }
+        for f in &t.fields {
+            let count = match &f.repeat {
+                Repeat::Expr(c) => Some(c),
+                _ => None,
+            };
+            let dynamic = field_exprs(f).iter().any(|e| {
+                let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
+                super::eval::needs_dyn(e)
+                    || e.any(&|x| {
+                        matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
+                            && n == "size" && !in_count)
+                    })
+            });
+            let why = if dynamic {
+                Some("an expression over _parent, _root, text, bytes or arrays (evaluated while reading only)")
+            } else if f.process.is_some() {
+                Some("process (zlib, xor, rol, ror)")
+            } else if t.wrapper {
+                Some("a number or text type as a switch's case")
+            } else if f.switch_size.is_some() {
+                Some("a sized switch")
+            } else if let Some(p) = t.parsed.first() {
+                return Some(format!(
+                    "{}:{}: {}.{}: an instance read from the bytes (pos) is read but not yet written back",
+                    spec.file, p.at, t.name, p.id
+                ));
+            } else if matches!(f.repeat, Repeat::Until(_)) {
+                Some("repeat: until (the writer does not yet check that only the last element ends the list)")
+            } else if f.term.is_some() {
+                Some("a terminator or padding (terminator, pad-right, include, consume)")
+            } else {
+                match &f.ty {
+                    FieldType::Str { encoding, .. } | FieldType::Strz { encoding }
+                        if !super::read::plain_text(encoding) =>
+                    {
+                        Some("text in an encoding other than UTF-8 and ASCII")
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(why) = why {
+                return Some(format!(
+                    "{}:{}: {}.{}: {why} is read but not yet written back",
+                    spec.file, f.at, t.name, f.id
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// How a type orders the bytes of its numbers that do not say.
@@ -44,6 +110,9 @@ pub(crate) struct TypePlan {
     pub proven_leaves: bool,
     /// Whether any field is measured (`_sizeof`).
     pub measured: bool,
+    /// The instances read from the bytes, each compiled as a field after the type's fields
+    /// (which its expressions see), with where it lies (`pos`, `io`).
+    pub parsed: Vec<(FieldPlan, &'static Parsed)>,
 }
 
 /// How a repeated field is held (the model's `ListKind`, compiled).
@@ -77,12 +146,17 @@ pub(crate) enum Size {
 
 pub(crate) struct Case {
     pub key: CE,
+    /// For a switch over text, bytes or what only the dynamic evaluator says: the condition
+    /// that picks the case (`key` is then unused).
+    pub test: Option<CE>,
     /// Which of the switch's target types.
     pub variant: usize,
     pub args: Args,
 }
 
 pub(crate) struct Switch {
+    /// A sized switch's size: the case is read from exactly that many bytes.
+    pub size: Option<Size>,
     pub on: CE,
     pub on_text: String,
     pub cases: Vec<Case>,
@@ -105,6 +179,15 @@ pub(crate) enum Elem {
     Contents(&'static [u8]),
     Sized { ty: usize, args: Args, size: Size },
     Switch(Box<Switch>),
+}
+
+/// `process`, compiled: the key or the rotation as the reader evaluates it.
+pub(crate) enum Proc {
+    /// The key: constant bytes, or an expression (a byte, or bytes).
+    Xor(Result<Vec<u8>, CE>),
+    Rol(CE),
+    Ror(CE),
+    Zlib,
 }
 
 /// A field's own check (`valid`).
@@ -148,6 +231,10 @@ pub(crate) struct FieldPlan {
     pub list: Option<List>,
     /// `repeat-expr`, as the reader evaluates it.
     pub count: Option<CE>,
+    /// `repeat-until`, over `_` (the element just read) and `_index`.
+    pub until: Option<CE>,
+    /// `process`: how the stored bytes are decoded.
+    pub process: Option<Proc>,
     pub cond: Option<CE>,
     pub cond_text: String,
     pub offset: Option<(CE, String)>,
@@ -371,12 +458,16 @@ fn relation(
 
 /// Compiles `spec` (leaked by the caller: the plan and the tables borrow it for good).
 pub(crate) fn compile(spec: &'static Spec) -> R<Plan> {
-    let index = |name: &str| spec.types.iter().position(|t| t.name == name);
+    let index = |name: &str| spec.type_index(name);
     let mut types = vec![];
     for t in &spec.types {
         types.push(ty(spec, &index, t).map_err(|e| format!("{}: {e}", spec.file))?);
     }
-    Ok(Plan { spec, types })
+    Ok(Plan {
+        spec,
+        types,
+        unwritable: unwritable(spec),
+    })
 }
 
 fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Type) -> R<TypePlan> {
@@ -390,19 +481,9 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         measured_before,
         fallible: false,
     };
-    // Every instance becomes a method of the generated types: one the generated code could
-    // not compute is refused (outside the reader and the writer, so without `_io`).
-    for i in &t.instances {
-        let v = scope(t.fields.len(), None)
-            .compile(&i.value)
-            .map_err(|e| format!("{}.{}: {e}", t.name, i.id))?;
-        if !matches!(v.ty, Ty::Int | Ty::Bool) {
-            return Err(format!(
-                "{}.{}: an instance is an integer or a condition",
-                t.name, i.id
-            ));
-        }
-    }
+    // An instance the reader's expressions cannot compute (text, floats, arrays, `_parent`)
+    // is still answered over a value read (`query`); an expression of the reader that names
+    // one is refused when it is compiled.
     let order = match &t.endian {
         None => Order::Fixed(self::order(spec.endian)),
         Some(TypeEndian::Fixed(e)) => Order::Fixed(self::order(*e)),
@@ -453,12 +534,7 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
                 t.name, t.fields[first].id
             ));
         }
-        if bits % 8 != 0 {
-            return Err(format!(
-                "{}.{}: consecutive bit fields add up to {bits} bits, not whole bytes",
-                t.name, t.fields[first].id
-            ));
-        }
+
         if bits > 128 {
             return Err(format!(
                 "{}.{}: consecutive bit fields add up to {bits} bits, more than 128",
@@ -493,8 +569,27 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
             )
             .collect()
     });
+    // An instance read from the bytes is compiled as the field after the type's fields, in a
+    // copy of the type that has just that one more (so it sees the fields, not the others).
+    let mut parsed = vec![];
+    for p in &t.parsed {
+        let what = |e: String| format!("{}.{}: {e}", t.name, p.id);
+        if matches!(p.field.ty, FieldType::Bits(_)) || p.field.offset.is_some() {
+            return Err(what(
+                "bit fields and -offset are not read as instances".into(),
+            ));
+        }
+        let host: &'static Type = Box::leak(Box::new(Type {
+            fields: t.fields.iter().chain([&p.field]).cloned().collect(),
+            parsed: vec![],
+            ..t.clone()
+        }));
+        let fp = field(spec, index, host, t.fields.len(), &groups).map_err(what)?;
+        parsed.push((fp, p));
+    }
     Ok(TypePlan {
         t,
+        parsed,
         proven_leaves: fields.iter().any(|f| f.proven_leaf),
         measured: t.fields.iter().any(|f| f.measured),
         fields,
@@ -559,6 +654,9 @@ fn field(
     {
         return Err("a contents field that repeats or has a condition is not in the subset".into());
     }
+    if let FieldType::Str { encoding, .. } | FieldType::Strz { encoding } = &f.ty {
+        super::encoding::decode(b"", encoding)?;
+    }
     let elem = match &f.ty {
         FieldType::Prim(p) => Elem::Prim(*p),
         FieldType::Bits(n) => Elem::Bits(*n),
@@ -586,6 +684,10 @@ fn field(
             }
             let mut variants: Vec<usize> = vec![];
             let mut compiled = vec![];
+            let mut defaults = vec![];
+            // A switch over text or bytes is decided case by case by the dynamic evaluator.
+            let dynamic = elem_scope.int_of(on).is_err()
+                || cases.iter().any(|(k, _)| super::eval::needs_dyn(k));
             for (k, r) in cases {
                 let target = type_of(&r.name)?;
                 let variant = match variants.iter().position(|&v| v == target) {
@@ -595,17 +697,43 @@ fn field(
                         variants.len() - 1
                     }
                 };
+                // `_`, the case of every other value, is tried last: its key is the value.
+                let default = matches!(k, Expr::Name(n) if n == "_");
+                let test = match (dynamic, default) {
+                    (false, _) => None,
+                    (true, true) => Some(CE::Bool(true)),
+                    (true, false) => Some(elem_scope.bool_of(&Expr::Binary(
+                        BinOp::Eq,
+                        Box::new(on.clone()),
+                        Box::new(k.clone()),
+                    ))?),
+                };
                 compiled.push(Case {
-                    key: elem_scope.int_of(k)?,
+                    key: if dynamic {
+                        CE::Int(0)
+                    } else {
+                        elem_scope.int_of(if default { on } else { k })?
+                    },
+                    test,
                     variant,
                     args: args(r)?,
                 });
+                if default {
+                    let c = compiled.remove(compiled.len() - 1);
+                    defaults.push(c);
+                }
             }
+            compiled.append(&mut defaults);
             let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();
             let name: &'static str =
                 Box::leak(format!("{}{}", t.rust, camel(&f.id)).into_boxed_str());
             Elem::Switch(Box::new(Switch {
-                on: elem_scope.int_of(on)?,
+                size: f.switch_size.as_ref().map(size).transpose()?,
+                on: if dynamic {
+                    CE::Int(0)
+                } else {
+                    elem_scope.int_of(on)?
+                },
                 on_text: on.to_string(),
                 cases: compiled,
                 variants,
@@ -634,6 +762,17 @@ fn field(
     };
     let count = match &f.repeat {
         Repeat::Expr(e) => Some(field_scope.int_of(e)?),
+        _ => None,
+    };
+    let until = match &f.repeat {
+        Repeat::Until(e) => Some(
+            Scope {
+                underscore: Some(under_ty(index, f)?),
+                in_repeat: true,
+                ..field_scope
+            }
+            .bool_of(e)?,
+        ),
         _ => None,
     };
     let agree = match &f.repeat {
@@ -691,11 +830,21 @@ fn field(
                         _ => 0,
                     })
                     .sum();
+                let width = match f.ty {
+                    FieldType::Bits(n) => n,
+                    _ => 0,
+                };
+                // The group's bytes as one number, in the bit order: little endian counts
+                // from its lowest bit, big endian from its highest.
+                let bytes = total.div_ceil(8);
                 Bits {
                     first,
                     count,
-                    bytes: u64::from(total / 8),
-                    shift,
+                    bytes: u64::from(bytes),
+                    shift: match spec.bit_endian {
+                        meshspec_model::Endian::Le => shift,
+                        meshspec_model::Endian::Be => bytes * 8 - shift - width,
+                    },
                     width: match f.ty {
                         FieldType::Bits(n) => n,
                         _ => 0,
@@ -715,6 +864,22 @@ fn field(
         id: f.id.as_str(),
         list,
         count,
+        until,
+        process: match &f.process {
+            None => None,
+            Some(Process::Zlib) => Some(Proc::Zlib),
+            Some(Process::Rol(e)) => Some(Proc::Rol(elem_scope.int_of(e)?)),
+            Some(Process::Ror(e)) => Some(Proc::Ror(elem_scope.int_of(e)?)),
+            Some(Process::Xor(Expr::Array(items))) => Some(Proc::Xor(Ok(items
+                .iter()
+                .map(|x| {
+                    x.literal()
+                        .map(|v| v as u8)
+                        .ok_or_else(|| "an xor key of bytes".to_string())
+                })
+                .collect::<R<Vec<u8>>>()?))),
+            Some(Process::Xor(e)) => Some(Proc::Xor(Err(elem_scope.compile(e)?.ce))),
+        },
         cond: match &f.cond {
             Some(c) => Some(field_scope.bool_of(c)?),
             None => None,
@@ -742,6 +907,21 @@ fn field(
         holds,
         proven_leaf: f.confidence == Some(Confidence::Proven) && !holds,
         elem,
+    })
+}
+
+/// What `_` is for an element of field `f` (in `valid`, `repeat-until`).
+fn under_ty(index: &dyn Fn(&str) -> Option<usize>, f: &Field) -> R<Ty> {
+    Ok(match &f.ty {
+        FieldType::Prim(p) if p.kind != PrimKind::F => Ty::Int,
+        FieldType::Bits(1) => Ty::Bool,
+        FieldType::Bits(_) => Ty::Int,
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+            Ty::User(index(&r.name).ok_or_else(|| format!("no type `{}`", r.name))?)
+        }
+        FieldType::Bytes(_) => Ty::Bytes,
+        FieldType::Str { .. } | FieldType::Strz { .. } => Ty::Str,
+        _ => return Err("`_` of this type is not in expressions".into()),
     })
 }
 

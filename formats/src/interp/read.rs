@@ -3,8 +3,8 @@
 //! (kind, offset, field path, expected, found) and the same warnings from both.
 
 use super::check;
-use super::eval::Env;
-use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Size, TypePlan};
+use super::eval::{Env, Up};
+use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Proc, Size, TypePlan};
 use super::value::{by_int, by_prim, Nums, Pos, StructPos, Val};
 use crate::rt::input::{count, eof};
 use crate::rt::{self, codec, Error, ErrorKind, Input, Params, Result, Span};
@@ -102,6 +102,10 @@ pub(crate) struct Reader<'p> {
 
 /// What a type's reader holds while it reads a value.
 struct Frame<'f, 'a> {
+    ty: usize,
+    /// The value this one lies in, being read.
+    up: Option<&'f Up<'f, 'a>>,
+    plan: &'f Plan,
     tp: &'f TypePlan,
     args: &'f [i128],
     start: u64,
@@ -121,6 +125,17 @@ impl<'a> Frame<'_, 'a> {
             under,
             io: (io.io_pos(), io.io_size()),
             start: self.start,
+            here: Some(self.here()),
+        }
+    }
+
+    /// This value as the dynamic evaluator sees it.
+    fn here(&self) -> Up<'_, 'a> {
+        Up {
+            plan: self.plan,
+            ty: self.ty,
+            fields: &self.vals,
+            up: self.up,
         }
     }
 }
@@ -149,6 +164,43 @@ impl Reader<'_> {
         Ok((v, p, warnings))
     }
 
+    /// Instance `k` of type `ty` read from the bytes, for a value of that type whose fields
+    /// are `fields`: at `at` of `input` (an offset in the whole input, the instance's `pos`
+    /// added to its stream's start), its stream ending at `end`.
+    pub fn read_instance<'a>(
+        &self,
+        input: &'a [u8],
+        ty: usize,
+        k: usize,
+        fields: &[Val<'a>],
+        at: u64,
+        end: u64,
+    ) -> Result<(Val<'a>, Pos)> {
+        let tp = &self.plan.types[ty];
+        let (fp, _) = &tp.parsed[k];
+        let end = usize::try_from(end).unwrap_or(usize::MAX).min(input.len());
+        let mut io = Input::new(&input[..end]);
+        let fr = Frame {
+            ty,
+            up: None,
+            plan: self.plan,
+            tp,
+            args: &[],
+            start: at,
+            order: type_order(tp, &[], at)?,
+            vals: fields.to_vec(),
+            sizeof: vec![],
+        };
+        // An instance whose `if` does not hold is not read, wherever its pos points.
+        if let Some(c) = &fp.cond {
+            if !fr.env(&io, 0, None).bool(c)? {
+                return Ok((Val::Absent, Pos::Absent));
+            }
+        }
+        io.take(at, "the bytes before the instance's pos")?;
+        rt::field(fp.id, || self.read_field(&mut io, &fr, fp))
+    }
+
     /// A value of type `ty` at the input's position (`Codec::read_in`).
     pub fn read_type<'a>(
         &self,
@@ -156,11 +208,25 @@ impl Reader<'_> {
         ty: usize,
         args: &[i128],
     ) -> Result<(Val<'a>, Pos)> {
+        self.read_in(io, ty, args, None)
+    }
+
+    /// [`Reader::read_type`] for a value that lies in `up` (being read).
+    fn read_in<'a>(
+        &self,
+        io: &mut Input<'a>,
+        ty: usize,
+        args: &[i128],
+        up: Option<&Up<'_, 'a>>,
+    ) -> Result<(Val<'a>, Pos)> {
         let tp = &self.plan.types[ty];
         let start = io.pos();
         let order = type_order(tp, args, start)?;
         let n = tp.fields.len();
         let mut fr = Frame {
+            ty,
+            up,
+            plan: self.plan,
             tp,
             args,
             start,
@@ -181,7 +247,7 @@ impl Reader<'_> {
                 continue;
             }
             let before = io.pos();
-            let (v, p) = rt::field(fp.id, || self.read_field(io, &fr, fi))?;
+            let (v, p) = rt::field(fp.id, || self.read_field(io, &fr, fp))?;
             if fp.f.measured {
                 fr.sizeof[fi] = io.pos() - before;
             }
@@ -207,9 +273,8 @@ impl Reader<'_> {
         &self,
         io: &mut Input<'a>,
         fr: &Frame<'_, 'a>,
-        fi: usize,
+        fp: &FieldPlan,
     ) -> Result<(Val<'a>, Pos)> {
-        let fp = &fr.tp.fields[fi];
         if let Some((ce, text)) = &fp.offset {
             let e = fr.env(io, 0, None).int(ce)?;
             io.offset(fr.start, e, text)?;
@@ -311,6 +376,29 @@ impl Reader<'_> {
                 };
                 let mut vs = vec![];
                 let mut ps = vec![];
+                if let Some(until) = &fp.until {
+                    // Up to and including the first element the condition holds for.
+                    loop {
+                        let i = vs.len();
+                        let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
+                        let done = fr
+                            .env(io, i, Some(&v))
+                            .bool(until)
+                            .map_err(|e| e.at_index(i))?;
+                        vs.push(v);
+                        if keep {
+                            ps.push(p);
+                        }
+                        if done {
+                            break;
+                        }
+                    }
+                    let pos = Pos::Each {
+                        span: Span::new(at, io.pos()),
+                        items: ps,
+                    };
+                    return Ok((Val::List(vs), pos));
+                }
                 match counted(io)? {
                     Some(n) => {
                         io.room(n, fp.min_elem)?;
@@ -386,11 +474,51 @@ impl Reader<'_> {
             }
             Elem::User { ty, args: a } => {
                 let argv = args(io, a)?;
+                let me = fr.here();
                 if fp.nested {
-                    io.nested(at, |io| self.read_type(io, *ty, &argv))
+                    io.nested(at, |io| self.read_in(io, *ty, &argv, Some(&me)))
                 } else {
-                    self.read_type(io, *ty, &argv)
+                    self.read_in(io, *ty, &argv, Some(&me))
                 }
+            }
+            Elem::Bytes(s) | Elem::Str { size: s, .. } if fp.f.term.is_some() => {
+                let term = fp.f.term.unwrap_or_else(|| unreachable!());
+                let region = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos if term.bounded => io.rest(),
+                    Size::Eos => io.peek(io.left()),
+                };
+                let unit = match &fp.elem {
+                    Elem::Str { enc, .. } => unit_of(enc),
+                    _ => 1,
+                };
+                let b = terminated(region, &term, unit, at)?;
+                if !term.bounded {
+                    // The terminator is read past when consumed, and is in the value when
+                    // included; the next field starts after what was read.
+                    let found = b.len() < region.len() || term.include;
+                    let value = b.len() - if term.include && found { unit } else { 0 };
+                    let end = value + if term.consume && found { unit } else { 0 };
+                    io.take(end.min(region.len()) as u64, "bytes")?;
+                }
+                let v = match &fp.elem {
+                    Elem::Str { enc, .. } => Val::Str(text_in(b, enc, at)?),
+                    _ => Val::Bytes(Cow::Borrowed(b)),
+                };
+                Ok((v, span(io)))
+            }
+            Elem::Str { size: s, enc } if !plain_text(enc) => {
+                let b = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos => io.rest(),
+                };
+                Ok((Val::Str(text_in(b, enc, at)?), span(io)))
             }
             Elem::Bytes(s) => {
                 let b = match s {
@@ -400,7 +528,67 @@ impl Reader<'_> {
                     }
                     Size::Eos => io.rest(),
                 };
-                Ok((Val::Bytes(Cow::Borrowed(b)), span(io)))
+                let v = match &fp.process {
+                    Some(p) => Cow::Owned(self.decode(p, b, &fr.env(io, index, None), at)?),
+                    None => Cow::Borrowed(b),
+                };
+                Ok((Val::Bytes(v), span(io)))
+            }
+            Elem::Sized {
+                ty,
+                args: a,
+                size: s,
+            } if fp.f.term.is_some() && fp.process.is_none() => {
+                // The type is read from the bytes the terminator (or padding) leaves, in
+                // place; then the rest of the size, or the terminator when consumed.
+                let term = fp.f.term.unwrap_or_else(|| unreachable!());
+                let argv = args(io, a)?;
+                let n = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        if n > io.left() {
+                            return Err(eof(at, "bytes", n, io.left()));
+                        }
+                        n
+                    }
+                    Size::Eos => io.left(),
+                };
+                let region = io.peek(n);
+                let b = terminated(region, &term, 1, at)?.len() as u64;
+                let me = fr.here();
+                let (v, p) = io.sized(b, |io| self.read_in(io, *ty, &argv, Some(&me)))?;
+                let found = (b as usize) < region.len() || term.include;
+                let rest = if term.bounded {
+                    n - b
+                } else if term.consume && found && !term.include {
+                    1
+                } else {
+                    0
+                };
+                io.take(rest, "bytes")?;
+                Ok((v, p))
+            }
+            Elem::Sized {
+                ty,
+                args: a,
+                size: s,
+            } if fp.process.is_some() => {
+                // The type is read from the decoded bytes; its values own what they hold.
+                let argv = args(io, a)?;
+                let b = match s {
+                    Size::Expr { ce, .. } => {
+                        let n = size(io, ce)?;
+                        io.take(n, "bytes")?
+                    }
+                    Size::Eos => io.rest(),
+                };
+                let p = fp.process.as_ref().unwrap_or_else(|| unreachable!());
+                let decoded = self.decode(p, b, &fr.env(io, index, None), at)?;
+                let mut inner = Input::new(&decoded);
+                let (v, _) = self
+                    .read_type(&mut inner, *ty, &argv)
+                    .map_err(|e| e.shifted(at))?;
+                Ok((v.into_static(), span(io)))
             }
             Elem::Str { size: s, enc } => {
                 let t = match s {
@@ -426,20 +614,33 @@ impl Reader<'_> {
                 size: s,
             } => {
                 let argv = args(io, a)?;
+                let me = fr.here();
                 match s {
                     Size::Expr { ce, .. } => {
                         let n = size(io, ce)?;
-                        io.sized(n, |io| self.read_type(io, *ty, &argv))
+                        io.sized(n, |io| self.read_in(io, *ty, &argv, Some(&me)))
                     }
-                    Size::Eos => self.read_type(io, *ty, &argv),
+                    Size::Eos => self.read_in(io, *ty, &argv, Some(&me)),
                 }
             }
             Elem::Switch(sw) => {
                 let on = fr.env(io, index, None).int(&sw.on)?;
                 for case in &sw.cases {
-                    if on == fr.env(io, index, None).int(&case.key)? {
+                    let picked = match &case.test {
+                        Some(t) => fr.env(io, index, None).bool(t)?,
+                        None => on == fr.env(io, index, None).int(&case.key)?,
+                    };
+                    if picked {
                         let argv = args(io, &case.args)?;
-                        let (v, p) = self.read_type(io, sw.variants[case.variant], &argv)?;
+                        let ty = sw.variants[case.variant];
+                        let me = fr.here();
+                        let (v, p) = match &sw.size {
+                            Some(Size::Expr { ce, .. }) => {
+                                let n = size(io, ce)?;
+                                io.sized(n, |io| self.read_in(io, ty, &argv, Some(&me)))?
+                            }
+                            _ => self.read_in(io, ty, &argv, Some(&me))?,
+                        };
                         return Ok((Val::Case(case.variant, Box::new(v)), p));
                     }
                 }
@@ -454,6 +655,49 @@ impl Reader<'_> {
         }
     }
 
+    /// Bytes `b`, stored at `at`, decoded as `process` says.
+    fn decode(&self, p: &Proc, b: &[u8], env: &Env<'_, '_>, at: u64) -> Result<Vec<u8>> {
+        let rotate = |n: i128, left: bool| {
+            let n = (n.rem_euclid(8)) as u32;
+            b.iter()
+                .map(|x| {
+                    if left {
+                        x.rotate_left(n)
+                    } else {
+                        x.rotate_right(n)
+                    }
+                })
+                .collect()
+        };
+        Ok(match p {
+            Proc::Xor(key) => {
+                let key = match key {
+                    Ok(k) => k.clone(),
+                    Err(ce) => env.bytes(ce)?,
+                };
+                if key.is_empty() {
+                    return Ok(b.to_vec());
+                }
+                b.iter()
+                    .zip(key.iter().cycle())
+                    .map(|(x, k)| x ^ k)
+                    .collect()
+            }
+            Proc::Rol(n) => rotate(env.int(n)?, true),
+            Proc::Ror(n) => rotate(env.int(n)?, false),
+            Proc::Zlib => {
+                use std::io::Read as _;
+                let mut out = vec![];
+                flate2::read::ZlibDecoder::new(b)
+                    .read_to_end(&mut out)
+                    .map_err(|e| {
+                        Error::new(ErrorKind::Invalid, at, "a zlib stream", e.to_string())
+                    })?;
+                out
+            }
+        })
+    }
+
     /// Consecutive bit fields: their bytes read once, each field's value taken from them, its
     /// check made. Returns the bytes they took.
     fn read_bits<'a>(&self, io: &mut Input<'a>, fr: &mut Frame<'_, 'a>, b: Bits) -> Result<Span> {
@@ -465,9 +709,18 @@ impl Reader<'_> {
             }
             let at = io.pos();
             let raw = io.take(b.bytes, "bits")?;
-            let mut le = [0u8; 16];
-            le[..raw.len()].copy_from_slice(raw);
-            Ok((u128::from_le_bytes(le), Span::new(at, io.pos())))
+            let mut num = [0u8; 16];
+            let v = match self.plan.spec.bit_endian {
+                meshspec_model::Endian::Le => {
+                    num[..raw.len()].copy_from_slice(raw);
+                    u128::from_le_bytes(num)
+                }
+                meshspec_model::Endian::Be => {
+                    num[16 - raw.len()..].copy_from_slice(raw);
+                    u128::from_be_bytes(num)
+                }
+            };
+            Ok((v, Span::new(at, io.pos())))
         })?;
         for fi in b.first..b.first + b.count {
             let fp = &fr.tp.fields[fi];
@@ -511,6 +764,75 @@ impl Reader<'_> {
             })?;
         }
         Ok(())
+    }
+}
+
+/// Whether text in `enc` is read as the runtime reads it (borrowed, checked as UTF-8 or ASCII).
+pub(super) fn plain_text(enc: &str) -> bool {
+    ["UTF-8", "UTF8", "ASCII"]
+        .iter()
+        .any(|e| enc.eq_ignore_ascii_case(e))
+}
+
+/// Text of encoding `enc` decoded from `b`, read at `at`.
+fn text_in<'a>(b: &'a [u8], enc: &str, at: u64) -> Result<Cow<'a, str>> {
+    if plain_text(enc) {
+        let mut io = Input::new(b);
+        return io
+            .text(b.len() as u64, enc)
+            .map(Cow::Borrowed)
+            .map_err(|e| e.shifted(at));
+    }
+    super::encoding::decode(b, enc)
+        .map_err(|why| rt::Error::new(rt::ErrorKind::Encoding, at, format!("{enc} text"), why))
+}
+
+/// The value of bytes `region` as `term` ends it (Kaitai's `bytes_strip_right`, then
+/// `bytes_terminate`): without its padding, up to its terminator (with it, where included).
+fn terminated<'a>(
+    region: &'a [u8],
+    term: &meshspec_model::Term,
+    unit: usize,
+    at: u64,
+) -> Result<&'a [u8]> {
+    let strip = |b: &'a [u8]| match term.pad_right {
+        Some(pad) => &b[..b.iter().rposition(|&x| x != pad).map_or(0, |i| i + 1)],
+        None => b,
+    };
+    let Some(t) = term.terminator else {
+        return Ok(strip(region));
+    };
+    // A terminator 0 of wide text is a whole zero unit (two bytes of UTF-16), at a unit's
+    // start; padding is stripped only where no terminator is found (Kaitai 0.11).
+    let found = if unit > 1 && t == 0 {
+        region
+            .chunks_exact(unit)
+            .position(|c| c.iter().all(|&x| x == 0))
+            .map(|i| i * unit)
+    } else {
+        region.iter().position(|&x| x == t)
+    };
+    match found {
+        Some(i) => Ok(&region[..i + if term.include { unit.max(1) } else { 0 }]),
+        None if term.eos_error && !term.bounded => Err(rt::Error::new(
+            rt::ErrorKind::Eof,
+            at + region.len() as u64,
+            format!("the terminator 0x{t:02X}"),
+            format!("end of input after {} bytes without it", region.len()),
+        )),
+        None => Ok(strip(region)),
+    }
+}
+
+/// The width of the units of text in `enc` (two bytes for UTF-16, four for UTF-32).
+fn unit_of(enc: &str) -> usize {
+    let e = enc.to_ascii_uppercase();
+    if e.starts_with("UTF-16") || e.starts_with("UTF16") {
+        2
+    } else if e.starts_with("UTF-32") || e.starts_with("UTF32") {
+        4
+    } else {
+        1
     }
 }
 

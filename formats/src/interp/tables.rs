@@ -59,7 +59,7 @@ fn bind(prims: &[Prim], p: &[i128]) -> Option<Vec<i128>> {
 
 /// The `TypeInfo` of every type of `spec`, in spec order.
 pub(super) fn infos(spec: &'static Spec) -> Vec<&'static TypeInfo> {
-    let index = |name: &str| spec.types.iter().position(|t| t.name == name);
+    let index = |name: &str| spec.type_index(name);
     // A type may hold itself: each nested type is found through its slot, filled below.
     let slots: &'static [OnceLock<&'static TypeInfo>] = Box::leak(
         (0..spec.types.len())

@@ -44,6 +44,7 @@ impl<'a> Frame<'_, '_, 'a> {
             under: None,
             io: (out.io_pos(), 0),
             start: self.start,
+            here: None,
         }
     }
 
@@ -67,6 +68,13 @@ impl Writer<'_> {
     /// The bytes of value `v` of layout type `ty`, read back before they are returned
     /// (`rt::Root::write`), and where every field went.
     pub fn write(&self, ty: usize, v: &Val<'_>, params: &dyn Params) -> Result<(Vec<u8>, Pos)> {
+        if let Some(why) = &self.plan.unwritable {
+            return Err(crate::rt::Error::unplaced(
+                crate::rt::ErrorKind::Input,
+                "a spec whose every construct meshspec writes back",
+                why.clone(),
+            ));
+        }
         let tp = &self.plan.types[ty];
         let root = tp.t.name.as_str();
         let args = root_args(tp, params)?;

@@ -1,0 +1,97 @@
+//! What the interpreter reads that the generator does not emit yet: a spec using it is refused
+//! here with its place, so generated code never reads a spec differently from what it says.
+
+use meshspec_model::{FieldType, Spec};
+
+/// The first construct of `spec` the generator does not emit, as `FILE:LINE:COL: what`.
+pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
+    for t in &spec.types {
+        if let Some(p) = t.params.iter().find(|p| p.flag) {
+            return Err(format!(
+                "{}:{}: {}: parameter `{}` of type bool is read by the interpreter but not yet generated",
+                spec.file, t.at, t.name, p.id
+            ));
+        }
+        if let Some(f) = t.fields.iter().find(|f| {
+            matches!(f.ty, FieldType::Bits(_))
+                && (spec.bit_endian == meshspec_model::Endian::Be || f.enum_name.is_some())
+        }) {
+            return Err(format!(
+                "{}:{}: {}.{}: big-endian bit fields and enums on bit fields are read by the interpreter but not yet generated",
+                spec.file, f.at, t.name, f.id
+            ));
+        }
+        if let Some(g) = meshspec_model::bit_groups(t).iter().find(|g| g.2 % 8 != 0) {
+            let f = &t.fields[g.0];
+            return Err(format!(
+                "{}:{}: {}.{}: bit fields that end inside a byte are read by the interpreter but not yet generated",
+                spec.file, f.at, t.name, f.id
+            ));
+        }
+        if let Some(p) = t.parsed.first() {
+            return Err(format!(
+                "{}:{}: {}.{}: an instance read from the bytes (pos, io, type) is read by the interpreter but not yet generated",
+                spec.file, p.at, t.name, p.id
+            ));
+        }
+        if let Some(i) = t
+            .instances
+            .iter()
+            .find(|i| i.cond.is_some() || i.enum_name.is_some())
+        {
+            return Err(format!(
+                "{}:{}: {}.{}: a value instance with `if` or `enum` is answered by the interpreter but not yet generated",
+                spec.file, i.at, t.name, i.id
+            ));
+        }
+        for f in &t.fields {
+            let default_case = matches!(&f.ty, FieldType::Switch { cases, .. }
+                if cases.iter().any(|(k, _)| matches!(k, meshspec_model::expr::Expr::Name(n) if n == "_")));
+            let count = match &f.repeat {
+                meshspec_model::Repeat::Expr(c) => Some(c),
+                _ => None,
+            };
+            let io_beyond = meshspec_model::field_exprs(f).iter().any(|e| {
+                let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
+                e.any(&|x| {
+                    matches!(x, meshspec_model::expr::Expr::Attr(a, n)
+                        if matches!(&**a, meshspec_model::expr::Expr::Name(b) if b == "_io")
+                            && (n == "eof" || (n == "size" && !in_count)))
+                })
+            });
+            let gap = if io_beyond {
+                Some("`_io.eof`, or `_io.size` outside a count")
+            } else if default_case {
+                Some("a switch's `_` case")
+            } else if f.process.is_some() {
+                Some("process (zlib, xor, rol, ror)")
+            } else if t.wrapper {
+                Some("a number or text type as a switch's case")
+            } else if f.switch_size.is_some() {
+                Some("a sized switch")
+            } else if matches!(f.repeat, meshspec_model::Repeat::Until(_)) {
+                Some("repeat: until")
+            } else if f.term.is_some() {
+                Some("a terminator or padding (terminator, pad-right, include, consume, eos-error)")
+            } else {
+                match &f.ty {
+                    FieldType::Str { encoding, .. } | FieldType::Strz { encoding }
+                        if !["UTF-8", "ASCII"]
+                            .iter()
+                            .any(|e| encoding.eq_ignore_ascii_case(e)) =>
+                    {
+                        Some("text in an encoding other than UTF-8 and ASCII")
+                    }
+                    _ => None,
+                }
+            };
+            if let Some(gap) = gap {
+                return Err(format!(
+                    "{}:{}: {}.{}: {gap} is read by the interpreter (meshspec check FILE.ksy ...) but not yet generated",
+                    spec.file, f.at, t.name, f.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
