@@ -91,7 +91,13 @@ pub(super) enum CE {
 pub(super) fn needs_dyn(e: &Expr) -> bool {
     e.any(&|x| match x {
         Expr::Name(n) => n == "_parent" || n == "_root",
-        Expr::Attr(a, n) => n == "eof" && matches!(&**a, Expr::Name(b) if b == "_io"),
+        Expr::Attr(a, n) => {
+            (n == "eof" && matches!(&**a, Expr::Name(b) if b == "_io"))
+                || matches!(
+                    n.as_str(),
+                    "first" | "last" | "min" | "max" | "reverse" | "to_s" | "_io" | "_parent"
+                )
+        }
         Expr::Str(_)
         | Expr::Float(_)
         | Expr::Array(_)
