@@ -35,7 +35,7 @@ pub(crate) fn decode<'a>(raw: &'a [u8], encoding: &str) -> Result<Cow<'a, str>, 
     }
     let enc = encoding_rs::Encoding::for_label(label.as_bytes())
         .or_else(|| encoding_rs::Encoding::for_label(upper.as_bytes()))
-        .or_else(|| match upper.as_str() {
+        .or(match upper.as_str() {
             "SJIS" | "CP932" => Some(encoding_rs::SHIFT_JIS),
             _ => None,
         })
