@@ -464,6 +464,47 @@ fn check_kinds(spec: &Spec) -> R<()> {
                     f.at,
                 )?;
             }
+            // A number is compared with numbers (valid eq, min, max, any-of).
+            let number =
+                matches!(f.ty, FieldType::Prim(_) | FieldType::Bits(2..)) && f.enum_name.is_none();
+            if let (true, Some(v)) = (number, &f.valid) {
+                if !matches!(v, Valid::Expr(_)) {
+                    for e in v.exprs() {
+                        need(
+                            e,
+                            Kindly::Number,
+                            "a number (the field is one)",
+                            t,
+                            &f.id,
+                            f.at,
+                        )?;
+                    }
+                }
+            }
+            // A switch over a number field has numbers as its cases.
+            if let FieldType::Switch {
+                on: Expr::Name(n),
+                cases,
+            } = &f.ty
+            {
+                let over_number = t.fields.iter().any(|g| {
+                    &g.id == n
+                        && matches!(g.ty, FieldType::Prim(_) | FieldType::Bits(2..))
+                        && g.enum_name.is_none()
+                });
+                for (k, _) in cases.iter().filter(|_| over_number) {
+                    if !matches!(k, Expr::Name(x) if x == "_") {
+                        need(
+                            k,
+                            Kindly::Number,
+                            "a number (the switch is over one)",
+                            t,
+                            &f.id,
+                            f.at,
+                        )?;
+                    }
+                }
+            }
         }
         for i in &t.instances {
             if let Some(c) = &i.cond {
