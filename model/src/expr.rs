@@ -393,6 +393,10 @@ impl Parser {
             if !self.eat(",") {
                 return Err(format!("expected `,` or `{close}`"));
             }
+            // A trailing comma (`[1, 2,]`).
+            if self.eat(close) {
+                return Ok(out);
+            }
         }
     }
     /// A type name up to `>` (after `<`): `u4`, `a::b`, `str`.

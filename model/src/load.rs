@@ -184,6 +184,7 @@ fn expr_of(v: &Node, what: &str) -> R<Expr> {
             hex: false,
         }),
         Kind::Bool(b) => Ok(Expr::Bool(*b)),
+        Kind::Float(x) => Ok(Expr::Float(*x)),
         Kind::Str(s) => expr::parse(s),
         _ => Err(format!("expected an expression, found {}", v.describe())),
     };
@@ -804,8 +805,16 @@ impl Loader {
                 }
                 let mut values = vec![];
                 for (k, v) in entries(vals, &name)? {
-                    let key = match k.kind {
-                        Kind::Int(n) => n,
+                    let key = match &k.kind {
+                        Kind::Int(n) => *n,
+                        // Kaitai's integer literals with `_` separators (`0x0253_f200`), which
+                        // YAML takes as text.
+                        Kind::Str(t) if expr::parse(t).ok().and_then(|e| e.literal()).is_some() => {
+                            expr::parse(t)
+                                .ok()
+                                .and_then(|e| e.literal())
+                                .unwrap_or_default()
+                        }
                         _ => {
                             return Err(Problem {
                                 at: Some(k.at),

@@ -218,6 +218,7 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
         }
     }
     check_endian_and_io(spec)?;
+    check_kinds(spec)?;
     check_names(spec)?;
     // Sizes, innermost types first (a fixed point: types refer to each other in any order).
     let n = spec.types.len();
@@ -381,6 +382,154 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                         t.name, f.id, r.name
                     )).or_at(f.at));
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What an expression's form alone says it is, where that is certain.
+#[derive(PartialEq)]
+enum Kindly {
+    Number,
+    Condition,
+    Text,
+    Array,
+    Unknown,
+}
+
+fn kind_of(e: &Expr) -> Kindly {
+    use crate::expr::BinOp::*;
+    match e {
+        Expr::Int { .. } | Expr::Float(_) => Kindly::Number,
+        Expr::Bool(_) => Kindly::Condition,
+        Expr::Str(_) => Kindly::Text,
+        Expr::Array(_) => Kindly::Array,
+        Expr::Binary(op, ..) if op.is_compare() || op.is_logic() => Kindly::Condition,
+        Expr::Binary(Add | Sub | Mul | Div | Rem | Shl | Shr, a, b) => {
+            match (kind_of(a), kind_of(b)) {
+                (Kindly::Text, _) | (_, Kindly::Text) => Kindly::Text,
+                _ => Kindly::Number,
+            }
+        }
+        Expr::Unary(crate::expr::UnOp::Not, _) => Kindly::Condition,
+        Expr::Unary(_, _) => Kindly::Number,
+        Expr::Attr(_, n) if n == "to_i" || n == "length" || n == "size" => Kindly::Number,
+        _ => Kindly::Unknown,
+    }
+}
+
+/// Expressions whose form says they are the wrong kind for their place (a number as a
+/// condition, text as a size), and `not` of a number: refused as Kaitai refuses them.
+fn check_kinds(spec: &Spec) -> R<()> {
+    let need = |e: &Expr, want: Kindly, what: &str, t: &Type, id: &str, at| -> R<()> {
+        let found = kind_of(e);
+        let wrong = found != Kindly::Unknown && found != want;
+        let bad_not = e.any(&|x| {
+            matches!(x, Expr::Unary(crate::expr::UnOp::Not, a) if kind_of(a) == Kindly::Number)
+        });
+        if wrong || bad_not {
+            return Err(Problem::from(format!("{}.{id}: `{e}` is not {what}", t.name)).or_at(at));
+        }
+        Ok(())
+    };
+    for t in &spec.types {
+        for f in &t.fields {
+            if let Some(c) = &f.cond {
+                need(c, Kindly::Condition, "a condition (if)", t, &f.id, f.at)?;
+            }
+            if let Repeat::Until(c) = &f.repeat {
+                need(
+                    c,
+                    Kindly::Condition,
+                    "a condition (repeat-until)",
+                    t,
+                    &f.id,
+                    f.at,
+                )?;
+            }
+            if let Repeat::Expr(c) = &f.repeat {
+                need(c, Kindly::Number, "a number (repeat-expr)", t, &f.id, f.at)?;
+            }
+            if let Some(Size::Expr(s)) = f.ty.size() {
+                need(s, Kindly::Number, "a number (size)", t, &f.id, f.at)?;
+            }
+            if let Some(Valid::Expr(c)) = &f.valid {
+                need(
+                    c,
+                    Kindly::Condition,
+                    "a condition (valid expr)",
+                    t,
+                    &f.id,
+                    f.at,
+                )?;
+            }
+            // A number is compared with numbers (valid eq, min, max, any-of).
+            let number =
+                matches!(f.ty, FieldType::Prim(_) | FieldType::Bits(2..)) && f.enum_name.is_none();
+            if let (true, Some(v)) = (number, &f.valid) {
+                if !matches!(v, Valid::Expr(_)) {
+                    for e in v.exprs() {
+                        need(
+                            e,
+                            Kindly::Number,
+                            "a number (the field is one)",
+                            t,
+                            &f.id,
+                            f.at,
+                        )?;
+                    }
+                }
+            }
+            // A switch over a number field has numbers as its cases.
+            if let FieldType::Switch {
+                on: Expr::Name(n),
+                cases,
+            } = &f.ty
+            {
+                let over_number = t.fields.iter().any(|g| {
+                    &g.id == n
+                        && matches!(g.ty, FieldType::Prim(_) | FieldType::Bits(2..))
+                        && g.enum_name.is_none()
+                });
+                for (k, _) in cases.iter().filter(|_| over_number) {
+                    if !matches!(k, Expr::Name(x) if x == "_") {
+                        need(
+                            k,
+                            Kindly::Number,
+                            "a number (the switch is over one)",
+                            t,
+                            &f.id,
+                            f.at,
+                        )?;
+                    }
+                }
+            }
+        }
+        for i in &t.instances {
+            if let Some(c) = &i.cond {
+                need(c, Kindly::Condition, "a condition (if)", t, &i.id, i.at)?;
+            }
+            let bad_not = i.value.any(&|x| {
+                matches!(x, Expr::Unary(crate::expr::UnOp::Not, a) if kind_of(a) == Kindly::Number)
+            });
+            if bad_not {
+                return Err(Problem::from(format!(
+                    "{}.{}: `{}`: `not` of a number",
+                    t.name, i.id, i.value
+                ))
+                .or_at(i.at));
+            }
+        }
+        for p in &t.parsed {
+            if let Some(e) = &p.pos {
+                need(e, Kindly::Number, "a number (pos)", t, &p.id, p.at)?;
+            }
+            if let Some(c) = &p.field.cond {
+                need(c, Kindly::Condition, "a condition (if)", t, &p.id, p.at)?;
+            }
+            if let Some(Size::Expr(s)) = p.field.ty.size() {
+                need(s, Kindly::Number, "a number (size)", t, &p.id, p.at)?;
             }
         }
     }

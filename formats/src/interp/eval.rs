@@ -91,7 +91,13 @@ pub(super) enum CE {
 pub(super) fn needs_dyn(e: &Expr) -> bool {
     e.any(&|x| match x {
         Expr::Name(n) => n == "_parent" || n == "_root",
-        Expr::Attr(a, n) => n == "eof" && matches!(&**a, Expr::Name(b) if b == "_io"),
+        Expr::Attr(a, n) => {
+            (n == "eof" && matches!(&**a, Expr::Name(b) if b == "_io"))
+                || matches!(
+                    n.as_str(),
+                    "first" | "last" | "min" | "max" | "reverse" | "to_s" | "_io" | "_parent"
+                )
+        }
         Expr::Str(_)
         | Expr::Float(_)
         | Expr::Array(_)
@@ -228,12 +234,21 @@ impl Scope<'_> {
                         ty,
                     )
                 } else if let Some(inst) = self.ty.instances.iter().find(|i| &i.id == n) {
-                    if inst.cond.is_some() {
+                    if inst.cond.is_some() || inst.enum_name.is_some() {
+                        if self.measured_before.is_some() {
+                            return v(CE::Dyn(Box::new(e.clone())), Ty::Int);
+                        }
                         return Err(format!(
-                            "`{n}` is an instance with `if`: not in the reader's expressions yet"
+                            "`{n}` is an instance with `if` or `enum`: only read while reading"
                         ));
                     }
-                    self.go(&inst.value, depth + 1)
+                    match self.go(&inst.value, depth + 1) {
+                        // Text, a list or what only the dynamic evaluator says.
+                        Err(_) if self.measured_before.is_some() && needs_dyn(&inst.value) => {
+                            v(CE::Dyn(Box::new(e.clone())), Ty::Int)
+                        }
+                        other => other,
+                    }
                 } else {
                     Err(format!(
                         "`{n}` is not a field, parameter or instance of `{}`",
@@ -286,6 +301,13 @@ impl Scope<'_> {
                     (Ty::Int, "to_i") => Ok(base),
                     (Ty::User(t), _) => {
                         let target = &self.spec.types[t];
+                        // An instance of the value (its expression is the value's, not this
+                        // one's): the dynamic evaluator answers it while reading.
+                        let instance = target.instances.iter().any(|i| &i.id == name)
+                            || target.parsed.iter().any(|i| &i.id == name);
+                        if instance && self.measured_before.is_some() {
+                            return v(CE::Dyn(Box::new(e.clone())), Ty::Int);
+                        }
                         let (i, cond, ty) = self.field_val(target, name)?;
                         v(
                             CE::Attr {

@@ -950,9 +950,41 @@ fn check(
             _ => return Err("valid is not supported on this type".into()),
         }
     };
-    if !is_int && !matches!(valid, Valid::Expr(_)) {
-        return Err("valid eq, min, max and any-of compare an integer field".into());
-    }
+    // Text, bytes or floats are compared by the dynamic evaluator: the check as one condition
+    // over `_`.
+    let converted;
+    let valid = if is_int || matches!(valid, Valid::Expr(_)) {
+        valid
+    } else {
+        let under = || Box::new(Expr::Name("_".into()));
+        let cmp = |op, e: &Expr| Expr::Binary(op, under(), Box::new(e.clone()));
+        let all = |parts: Vec<Expr>, op| {
+            parts
+                .into_iter()
+                .reduce(|a, b| Expr::Binary(op, Box::new(a), Box::new(b)))
+                .unwrap_or(Expr::Bool(true))
+        };
+        converted = Valid::Expr(match valid {
+            Valid::Eq(e) => cmp(BinOp::Eq, e),
+            Valid::Range { min, max } => all(
+                min.iter()
+                    .map(|m| cmp(BinOp::Ge, m))
+                    .chain(max.iter().map(|m| cmp(BinOp::Le, m)))
+                    .collect(),
+                BinOp::And,
+            ),
+            Valid::AnyOf(es) => all(es.iter().map(|e| cmp(BinOp::Eq, e)).collect(), BinOp::Or),
+            Valid::Expr(_) => unreachable!(),
+        });
+        if !super::eval::needs_dyn(match &converted {
+            Valid::Expr(e) => e,
+            _ => unreachable!(),
+        }) && !matches!(f.ty, FieldType::Prim(_))
+        {
+            return Err("valid eq, min, max and any-of compare an integer field".into());
+        }
+        &converted
+    };
     let sc = Scope {
         spec,
         index,
