@@ -36,12 +36,14 @@ impl<'a> Gen<'a> {
             // The field's own check.
             if f.check_severity == Some(Severity::Warning) {
                 let check = self.check_code(t, fi, quote!(_v), fi)?;
+                let here = self.here(t, f);
                 let one = quote! {
                     if let Err(e) = (|| -> #rt::Result<()> { let _at = 0u64; #check Ok(()) })() {
+                        #here
                         out.push(e.placed(_place.span().start, _place.field_path()).with_severity(#rt::Severity::Warning));
                     }
                 };
-                body.push(self.each(t, f, &id, one)?);
+                body.push(self.each(t, f, &id, one, true)?);
             }
             // The checks inside the field's values.
             let inner = match &f.ty {
@@ -74,7 +76,7 @@ impl<'a> Gen<'a> {
                 }
                 _ => continue,
             };
-            body.push(self.each(t, f, &id, inner)?);
+            body.push(self.each(t, f, &id, inner, false)?);
         }
         for r in t.relations.iter().filter(|r| r.stated()) {
             body.push(self.relation_check(t, r)?);
@@ -150,6 +152,10 @@ impl<'a> Gen<'a> {
             }
         };
         // The values shown are read inside the check, where a conditional one may be absent.
+        let here = match element {
+            Some(fi) => self.here(t, &t.fields[fi]),
+            None => quote!(),
+        };
         let one = quote! {
             let said = (|| -> #rt::Result<::std::option::Option<(::std::string::String, ::std::string::String)>> {
                 if #cond {
@@ -159,14 +165,14 @@ impl<'a> Gen<'a> {
             })();
             match said {
                 Ok(None) => {}
-                Ok(Some((expected, found))) => out.push(_place.violates(Self::#rule, expected, found)),
-                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+                Ok(Some((expected, found))) => { #here out.push(_place.violates(Self::#rule, expected, found)) }
+                Err(e) => { #here out.push(e.placed(_place.span().start, _place.field_path())) }
             }
         };
         match (element, &r.placed_at) {
             (Some(fi), _) => {
                 let f = &t.fields[fi];
-                self.each(t, f, &names::ident(&f.id), one)
+                self.each(t, f, &names::ident(&f.id), one, true)
             }
             (None, Some(at)) => {
                 let f = t.fields.iter().find(|f| &f.id == at).expect("resolved");
@@ -181,27 +187,44 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Runs `code` for every value of field `f` (bound to `_v`, a reference, with `_place`
-    /// its place and `_i` its index in a list).
+    /// Binds `_place` to where a value of field `f` lies, inside the code [`Self::each`] runs
+    /// with `lazy`: a list's element's place is made only when a check reports it (making one
+    /// costs an allocation, and a check passes on almost every element).
+    fn here(&self, t: &Type, f: &Field) -> TokenStream {
+        match list_kind(self.spec, t, f) {
+            None => quote!(),
+            Some(_) => quote!(let _place = _place.at(_i);),
+        }
+    }
+
+    /// Runs `code` for every value of field `f` (bound to `_v`, a reference, and `_i` its
+    /// index in a list), with `_place` its place, or with `lazy` the list's place (the code
+    /// takes the element's with [`Self::here`]).
     fn each(
         &self,
         t: &Type,
         f: &Field,
         id: &proc_macro2::Ident,
         code: TokenStream,
+        lazy: bool,
     ) -> R<TokenStream> {
+        let place = if lazy {
+            quote!()
+        } else {
+            quote!(let _place = _place.at(_i);)
+        };
         let one = match list_kind(self.spec, t, f) {
             None => quote!({ #code }),
             Some(ListKind::Nums(_) | ListKind::Blocks(_) | ListKind::Chunks(_)) => quote! {
                 for (_i, _e) in _v.iter().enumerate() {
                     let _v = &_e;
-                    let _place = _place.at(_i);
+                    #place
                     #code
                 }
             },
             Some(ListKind::Each) => quote! {
                 for (_i, _v) in _v.iter().enumerate() {
-                    let _place = _place.at(_i);
+                    #place
                     #code
                 }
             },

@@ -342,7 +342,6 @@ impl ::meshspec_runtime::Codec for Meshbin {
             let _place = at.indices();
             for (_i, _e) in _v.iter().enumerate() {
                 let _v = &_e;
-                let _place = _place.at(_i);
                 let said = (|| -> ::meshspec_runtime::Result<
                     ::std::option::Option<(::std::string::String, ::std::string::String)>,
                 > {
@@ -365,12 +364,14 @@ impl ::meshspec_runtime::Codec for Meshbin {
                 match said {
                     Ok(None) => {}
                     Ok(Some((expected, found))) => {
+                        let _place = _place.at(_i);
                         out.push(
                             _place
                                 .violates(Self::REL_INDICES_NAME_VERTICES, expected, found),
                         )
                     }
                     Err(e) => {
+                        let _place = _place.at(_i);
                         out.push(e.placed(_place.span().start, _place.field_path()))
                     }
                 }
