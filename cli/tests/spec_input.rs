@@ -288,3 +288,22 @@ fn the_draft_a_type_tree_gives_checks_and_surveys_the_files_meshes() {
     assert_eq!(mesh["consumed_exactly"], 5, "{mesh}");
     assert_eq!(mesh["passed"], 5, "{mesh}");
 }
+
+/// A `repeat: until` whose elements take no bytes and whose condition never holds is refused
+/// with its place, not read forever.
+#[test]
+fn a_repeat_until_that_never_ends_is_refused() {
+    let d = scratch_dir("spec-until");
+    let spec = d.join("forever.ksy");
+    std::fs::write(
+        &spec,
+        "meta:\n  id: forever\nseq:\n  - id: items\n    type: nothing\n    repeat: until\n    repeat-until: false\ntypes:\n  nothing: {}\n",
+    )
+    .unwrap();
+    let file = d.join("a.bin");
+    std::fs::write(&file, b"ab").unwrap();
+    let out = meshspec(&["check", spec.to_str().unwrap(), file.to_str().unwrap()]);
+    code(&out, 1);
+    has(&text(&out.stdout), "forever.items[1025]");
+    has(&text(&out.stdout), "expected a repeat-until that ends");
+}

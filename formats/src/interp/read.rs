@@ -12,6 +12,10 @@ use binrw::Endian;
 use meshspec_model::Prim;
 use std::borrow::Cow;
 
+/// The most bytes a `process: zlib` part may decompress to: a stream of a few kilobytes can
+/// claim gigabytes, and a reading's memory stays bounded.
+const ZLIB_MAX: u64 = 256 << 20;
+
 /// The spec's name of a number type (`u2`), as the generated reader names it in errors.
 pub(super) fn ksy(p: Prim) -> &'static str {
     use meshspec_model::PrimKind as K;
@@ -380,7 +384,22 @@ impl Reader<'_> {
                     // Up to and including the first element the condition holds for.
                     loop {
                         let i = vs.len();
+                        let before = io.pos();
                         let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
+                        // Elements that take no bytes could repeat forever: the list may hold
+                        // no more of them than its part has bytes, or 1,024 (its memory stays bounded
+                        // by the input's size).
+                        if io.pos() == before && i as u64 > io.io_size().max(1024) {
+                            return Err(Error::new(
+                                ErrorKind::Count,
+                                before,
+                                "a repeat-until that ends",
+                                format!(
+                                    "{i} elements that took no bytes, and the condition not met"
+                                ),
+                            )
+                            .at_index(i));
+                        }
                         let done = fr
                             .env(io, i, Some(&v))
                             .bool(until)
@@ -689,10 +708,19 @@ impl Reader<'_> {
                 use std::io::Read as _;
                 let mut out = vec![];
                 flate2::read::ZlibDecoder::new(b)
+                    .take(ZLIB_MAX + 1)
                     .read_to_end(&mut out)
                     .map_err(|e| {
                         Error::new(ErrorKind::Invalid, at, "a zlib stream", e.to_string())
                     })?;
+                if out.len() as u64 > ZLIB_MAX {
+                    return Err(Error::new(
+                        ErrorKind::Invalid,
+                        at,
+                        format!("a zlib stream of at most {ZLIB_MAX} bytes decompressed"),
+                        "more",
+                    ));
+                }
                 out
             }
         })
