@@ -254,3 +254,99 @@ fn the_fuzz_property_holds_on_the_corpus_files() {
     }
     assert!(n >= 30, "only {n} files");
 }
+
+/// An edited copy of a family's spec (here `spec/sws_mesh.ksy`), read by the interpreter, has
+/// the relations the family checks in Rust checked too, as the edited spec says: at the
+/// severity its confidence gives, not at all when it drops the relation, and said to be
+/// unchecked when the family's code does not know a relation or the spec reads the input
+/// differently from the family's own.
+#[test]
+fn an_edited_family_spec_keeps_the_familys_relations() {
+    let own = std::fs::read_to_string(root().join("spec/sws_mesh.ksy")).unwrap();
+    let bad = std::fs::read(root().join("corpus/sws/bad/copy-like-original.sws-mesh")).unwrap();
+    let good = std::fs::read(root().join("corpus/sws/hand-authored.sws-mesh")).unwrap();
+    let ctx = Context::new();
+    let lines = |text: &str, bytes: &[u8]| -> Vec<String> {
+        let e = Entry::interpret("edited/sws_mesh.ksy", text, None).unwrap();
+        assert!(e.is_interpreted());
+        let v = e.judge(bytes, &ctx);
+        assert!(v.refused.is_none(), "{v:?}");
+        v.findings
+            .iter()
+            .map(|f| format!("{} {:?} {f}", f.severity, f.relation_id()))
+            .collect()
+    };
+    // The relation `copy_like_original` with another confidence.
+    let confidence = |c: &str| {
+        let at = own.find("id: copy_like_original").unwrap();
+        let from = at + own[at..].find("-confidence: ").unwrap();
+        let to = from + own[from..].find('\n').unwrap();
+        format!("{}-confidence: {c}{}", &own[..from], &own[to..])
+    };
+
+    // A doc edited: the family's finding, as generated code reports it.
+    let edited = own.replace("The managed-object byte", "The managed byte");
+    assert_ne!(edited, own);
+    let found = lines(&edited, &bad);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("warning Some(\"copy_like_original\")")),
+        "{found:#?}"
+    );
+    let generated = meshspec_formats::find("sws-mesh")
+        .unwrap()
+        .judge(&bad, &ctx);
+    assert_eq!(found.len(), generated.findings.len());
+
+    // Proven: the same finding fails the input.
+    let found = lines(&confidence("proven"), &bad);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("error Some(\"copy_like_original\")")),
+        "{found:#?}"
+    );
+    let e = Entry::interpret("edited/sws_mesh.ksy", &confidence("proven"), None).unwrap();
+    assert!(!e.judge(&bad, &ctx).passes());
+    assert!(e.judge(&good, &ctx).passes());
+
+    // Dropped from the spec: not checked, not reported.
+    let dropped = {
+        let at = own.find("  - id: copy_like_original").unwrap();
+        let end = at + 2 + own[at + 2..].find("  - id: ").unwrap();
+        format!("{}{}", &own[..at], &own[end..])
+    };
+    let found = lines(&dropped, &bad);
+    assert!(
+        !found.iter().any(|l| l.contains("copy_like_original")),
+        "{found:#?}"
+    );
+
+    // A relation the family's code does not know: unchecked, said once.
+    let hunch = own.replacen(
+        "-relations:\n",
+        "-relations:\n  - id: a_hunch\n    doc: Believed, not yet written as an expression.\n    -confidence: inferred\n    -evidence: three files looked at\n",
+        1,
+    );
+    let found = lines(&hunch, &good);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("sws_mesh.a_hunch") && found[0].contains("does not know"),
+        "{}",
+        found[0]
+    );
+
+    // A field renamed: the family's code was written for other fields, so nothing of it runs
+    // and every relation it would check is said to be unchecked.
+    let renamed = own.replacen("  - id: managed\n", "  - id: managed_byte\n", 1);
+    assert_ne!(renamed, own);
+    let found = lines(&renamed, &bad);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("reads the input differently")
+            && found[0].contains("submesh.copy_like_original"),
+        "{}",
+        found[0]
+    );
+}

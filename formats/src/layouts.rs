@@ -61,7 +61,7 @@ pub struct Entry {
 /// What runs an entry's operations.
 enum Run<'e> {
     Ops(&'e Ops),
-    Interpreted(&'static crate::interp::Layout),
+    Interpreted(&'static crate::interp::Layout, Option<&'static Family>),
 }
 
 /// What reads an entry's inputs.
@@ -72,8 +72,22 @@ enum Source {
         args_ok: fn(&Context) -> Result<()>,
         plain: Ops,
     },
-    /// The interpreter, over a spec loaded at run time.
-    Interpreted(&'static crate::interp::Layout),
+    /// The interpreter, over a spec loaded at run time; with the meaning of the family whose
+    /// layout has the same id, when one has.
+    Interpreted(&'static crate::interp::Layout, Option<&'static Family>),
+}
+
+/// A family's meaning lent to a spec read at run time that declares one of the family's
+/// layouts (an edited copy of `spec/unity_mesh.ksy`): the relations the family checks in
+/// Rust are checked on the spec's readings too, each at the severity the spec read gives it,
+/// for every input the spec reads as the family's own spec does (the same fields at the same
+/// places). Otherwise they are said to be unchecked, never silently dropped.
+struct Family {
+    meaning: crate::ops::MeaningFn,
+    /// The spec the family's code was written for.
+    spec: &'static str,
+    /// The relations the family's code checks (`type.id`): its spec's unstated ones.
+    checks: Vec<String>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -156,7 +170,7 @@ impl Entry {
         static LOADED: Mutex<Vec<&'static Entry>> = Mutex::new(Vec::new());
         let layout = crate::interp::load(file, text, ty)?;
         let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
-        let same = |e: &&&'static Entry| matches!(e.source, Source::Interpreted(l) if std::ptr::eq(l, layout));
+        let same = |e: &&&'static Entry| matches!(e.source, Source::Interpreted(l, _) if std::ptr::eq(l, layout));
         if let Some(e) = loaded.iter().find(same) {
             return Ok(e);
         }
@@ -169,7 +183,7 @@ impl Entry {
             rules: layout.rules,
             signature: layout.signature,
             info: layout.info,
-            source: Source::Interpreted(layout),
+            source: Source::Interpreted(layout, Family::of(layout.id)),
         }));
         loaded.push(e);
         Ok(e)
@@ -177,7 +191,7 @@ impl Entry {
 
     /// Whether the layout is read by the interpreter of a spec loaded at run time.
     pub fn is_interpreted(&self) -> bool {
-        matches!(self.source, Source::Interpreted(_))
+        matches!(self.source, Source::Interpreted(..))
     }
 
     /// Whether `input` holds the layout's constants where the spec puts them (never true for
@@ -195,7 +209,7 @@ impl Entry {
                     .find(|(id, _)| *id == self.id)
                     .map_or(plain, |(_, ops)| ops),
             ),
-            Source::Interpreted(l) => Run::Interpreted(l),
+            Source::Interpreted(l, family) => Run::Interpreted(l, *family),
         }
     }
 
@@ -213,7 +227,7 @@ impl Entry {
         exprs: &[&str],
     ) -> Result<Vec<std::result::Result<crate::interp::Answer, String>>> {
         match &self.source {
-            Source::Interpreted(l) => l.query(input, ctx, exprs),
+            Source::Interpreted(l, _) => l.query(input, ctx, exprs),
             Source::Generated { .. } => Entry::interpreted(self.spec)?.query(input, ctx, exprs),
         }
     }
@@ -221,7 +235,8 @@ impl Entry {
     pub fn read<'a>(&self, input: &'a [u8], ctx: &Context) -> Reading<'a> {
         match self.run() {
             Run::Ops(ops) => (ops.read)(input, ctx),
-            Run::Interpreted(l) => l.read(input, ctx, true),
+            Run::Interpreted(l, None) => l.read(input, ctx, true),
+            Run::Interpreted(l, Some(family)) => family.read(l, input, ctx),
         }
     }
 
@@ -231,7 +246,7 @@ impl Entry {
     pub fn read_plain<'a>(&self, input: &'a [u8], ctx: &Context) -> Reading<'a> {
         match &self.source {
             Source::Generated { plain, .. } => (plain.read)(input, ctx),
-            Source::Interpreted(l) => l.read(input, ctx, false),
+            Source::Interpreted(l, _) => l.read(input, ctx, false),
         }
     }
 
@@ -250,7 +265,7 @@ impl Entry {
     pub fn build(&self, dump: &serde_json::Value, ctx: &Context) -> Result<Built> {
         match self.run() {
             Run::Ops(ops) => (ops.build)(dump, ctx),
-            Run::Interpreted(l) => l.build(dump, ctx),
+            Run::Interpreted(l, _) => l.build(dump, ctx, |b, ctx| self.judge(b, ctx)),
         }
     }
 
@@ -269,7 +284,7 @@ impl Entry {
     pub fn import(&self, mesh: &Mesh, ctx: &Context) -> Imported {
         match self.run() {
             Run::Ops(ops) => (ops.import)(mesh, ctx),
-            Run::Interpreted(_) => None,
+            Run::Interpreted(..) => None,
         }
     }
 
@@ -315,7 +330,7 @@ impl Entry {
     pub fn args_ok(&self, ctx: &Context) -> Result<()> {
         match &self.source {
             Source::Generated { args_ok, .. } => args_ok(ctx),
-            Source::Interpreted(l) => l.args_ok(ctx),
+            Source::Interpreted(l, _) => l.args_ok(ctx),
         }
     }
 
@@ -324,6 +339,110 @@ impl Entry {
     pub fn needs_winding(&self) -> bool {
         matches!(self.run(), Run::Ops(ops) if ops.needs_winding)
     }
+}
+
+impl Family {
+    /// The meaning of the family that gives layout `id` one, with what its code checks.
+    fn of(id: &str) -> Option<&'static Family> {
+        static FAMILIES: Mutex<Vec<(&'static str, &'static Family)>> = Mutex::new(Vec::new());
+        let mut families = FAMILIES.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, f)) = families.iter().find(|(i, _)| *i == id) {
+            return Some(f);
+        }
+        let meaning = meanings().find(|(i, _)| *i == id)?.1.meaning?;
+        let generated = find(id)?;
+        let (_, text) = crate::generated::SOURCES
+            .iter()
+            .find(|(path, _)| *path == generated.spec)?;
+        // The family's own spec loads (the build checked it); its unstated relations are
+        // what the family's code checks (tests/relations.rs holds each family to its own).
+        let own = crate::interp::load(generated.spec, text, Some(generated.info.name)).ok()?;
+        let f: &'static Family = Box::leak(Box::new(Family {
+            meaning,
+            spec: generated.spec,
+            checks: own.unstated().to_vec(),
+        }));
+        families.push((generated.id, f));
+        Some(f)
+    }
+
+    /// The reading of `input` by the interpreted layout `l`, judged also by the family's
+    /// meaning when the family's own reader finds the same fields at the same places.
+    fn read<'a>(
+        &self,
+        l: &'static crate::interp::Layout,
+        input: &'a [u8],
+        ctx: &Context,
+    ) -> Reading<'a> {
+        let mut r = l.read(input, ctx, false);
+        if r.verdict.refused.is_some() {
+            return r;
+        }
+        let unstated = l.unstated();
+        let lent = (self.meaning)(input, ctx)
+            .filter(|(own, _)| fields_hash(own).is_some_and(|h| fields_hash(&r) == Some(h)))
+            .map(|(_, v)| v);
+        let Some(lent) = lent else {
+            if !unstated.is_empty() {
+                r.verdict.findings.push(crate::verdict::unchecked(
+                    format!("the relations {} checked", unstated.join(", ")),
+                    format!(
+                        "no check of them: the family's code checks them on what {} reads, and this spec reads the input differently (other fields or other places)",
+                        self.spec
+                    ),
+                ));
+            }
+            return r;
+        };
+        for mut f in lent.findings {
+            if let Some(rule) = f.rule {
+                // The spec read decides which of the family's relations hold and what each
+                // costs; one it states as an expression the interpreter has checked.
+                let Some((own, false)) = l.relation(rule.owner, rule.id) else {
+                    continue;
+                };
+                f.rule = Some(own);
+                // A violation costs what the relation costs; a decoder's check that names the
+                // relation it needs costs what the decoder says.
+                if f.kind == ErrorKind::Relation {
+                    f.severity = match ctx.relations {
+                        crate::context::Relations::Warn => crate::rt::Severity::Warning,
+                        _ => own.severity,
+                    };
+                }
+            }
+            r.verdict.findings.push(f);
+        }
+        r.verdict.notes.extend(lent.notes);
+        let unknown: Vec<&str> = unstated
+            .iter()
+            .filter(|n| !self.checks.contains(n))
+            .map(String::as_str)
+            .collect();
+        if !unknown.is_empty() {
+            r.verdict.findings.push(crate::verdict::unchecked(
+                format!("the relations {} checked", unknown.join(", ")),
+                format!(
+                    "no check of them: the spec states them without -check, and the family's code (written for {}) does not know them",
+                    self.spec
+                ),
+            ));
+        }
+        r
+    }
+}
+
+/// A digest of every field's path and place in a reading (`None` when it did not read): two
+/// readings with the same digest found the same fields at the same places.
+fn fields_hash(r: &Reading<'_>) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    r.walk(&mut |path, span, _, _| {
+        path.hash(&mut h);
+        span.hash(&mut h);
+    })
+    .ok()?;
+    Some(h.finish())
 }
 
 /// Why the spec a LAYOUT argument names (`FILE.ksy`, `FILE.ksy#TYPE`) could not be had, as

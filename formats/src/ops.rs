@@ -8,9 +8,13 @@ use crate::meaning::{Imported, Semantics};
 use crate::reading::{self, Reading, TypedReading};
 use crate::rt::{Result, Root};
 use crate::scene::Mesh;
+use crate::verdict::Verdict;
 
 /// The one reading of an input, made by a layout's entry.
 type ReadFn = for<'a> fn(&'a [u8], &Context) -> Reading<'a>;
+
+/// A family's meaning alone on an input ([`reading::meaning_only`]).
+pub(crate) type MeaningFn = for<'a> fn(&'a [u8], &Context) -> Option<(Reading<'a>, Verdict)>;
 
 /// The type-erased operations of a layout.
 #[derive(Clone, Copy)]
@@ -20,6 +24,8 @@ pub struct Ops {
     pub(crate) import: fn(&Mesh, &Context) -> Imported,
     pub(crate) imports: bool,
     pub(crate) needs_winding: bool,
+    /// The family's meaning alone, for a layout that has one.
+    pub(crate) meaning: Option<MeaningFn>,
 }
 
 fn read_plain<'a, T: Root + 'static>(input: &'a [u8], ctx: &Context) -> Reading<'a> {
@@ -63,6 +69,7 @@ impl Ops {
             import: import_none,
             imports: false,
             needs_winding: false,
+            meaning: None,
         }
     }
 
@@ -74,6 +81,7 @@ impl Ops {
             import: import_with::<T>,
             imports: T::FROM_GEOMETRY,
             needs_winding: T::NEEDS_WINDING,
+            meaning: Some(reading::meaning_only::<T>),
         }
     }
 }

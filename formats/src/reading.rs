@@ -293,6 +293,27 @@ fn meaning<T: Semantics>(v: &T::Ref<'_>, at: &Place<'_, T::Pos>, j: &mut Judge<'
     j.extend_notes(notes);
 }
 
+/// What a family's meaning alone finds in `input` read as `T` (its relations, its decoder's
+/// checks and its notes; not the structure's field checks), with the reading it was found on;
+/// `None` when the structure does not read. What a spec read at run time borrows from the
+/// family whose layout it reads alike (`crate::layouts`).
+pub(crate) fn meaning_only<'a, T: Semantics + 'static>(
+    input: &'a [u8],
+    ctx: &Context,
+) -> Option<(Reading<'a>, Verdict)> {
+    let r = TypedReading::<T>::new(input, ctx);
+    let (verdict, _) = {
+        let (view, at) = r.at()?;
+        let mut j = Judge::new(ctx, vec![]);
+        meaning::<T>(view, &at, &mut j);
+        j.finish()
+    };
+    Some((
+        Reading::of(r, (Verdict::default(), None), T::scene, T::notes),
+        verdict,
+    ))
+}
+
 /// The verdict on reading `r`, with the family's meaning.
 pub fn judged<T: Semantics>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
     judged_with(r, ctx, meaning::<T>).0

@@ -118,9 +118,7 @@ impl<'c> Judge<'c> {
     /// A check that could not run (a resource file that is not there): a warning, so the
     /// verdict never says plain `ok` about bytes it did not see.
     pub fn unchecked(&mut self, what: impl Into<String>, why: impl Into<String>) {
-        self.findings.push(
-            Error::unplaced(ErrorKind::Unchecked, what, why).with_severity(Severity::Warning),
-        );
+        self.findings.push(unchecked(what, why));
     }
 
     /// A note for the reader.
@@ -165,6 +163,11 @@ impl<'c> Judge<'c> {
         }
         bad
     }
+}
+
+/// The finding that a check could not run: a warning (see [`Judge::unchecked`]).
+pub(crate) fn unchecked(what: impl Into<String>, why: impl Into<String>) -> Error {
+    Error::unplaced(ErrorKind::Unchecked, what, why).with_severity(Severity::Warning)
 }
 
 /// The verdict on an input whose structure does not read: `e` says why, and nothing else was

@@ -174,7 +174,7 @@ fn first_difference(a: &[String], b: &[String]) -> String {
 
 /// A verdict as lines: the refusal, then every finding with its severity.
 fn verdict_lines(e: &Entry, bytes: &[u8], ctx: &Context) -> Vec<String> {
-    let v = e.read_plain(bytes, ctx).verdict;
+    let v = e.read(bytes, ctx).verdict;
     v.refused
         .iter()
         .map(|e| format!("refused {e} [{:?}]", e.kind))
@@ -183,6 +183,7 @@ fn verdict_lines(e: &Entry, bytes: &[u8], ctx: &Context) -> Vec<String> {
                 .iter()
                 .map(|f| format!("{} {f} [{:?}]", f.severity, f.kind)),
         )
+        .chain(v.notes.iter().map(|n| format!("note {n}")))
         .collect()
 }
 

@@ -6,7 +6,8 @@
 //! order (`rt::Input`, `rt::Output`, `rt::field`), so that generated and interpreted give an
 //! input the same verdict, error for error: `tests/interp.rs` holds them to it over the specs
 //! and the corpus, and the fuzz target `interp_equal` over any bytes. What it does not do: a
-//! family's meaning (relations, decoding) belongs to generated layouts.
+//! family's meaning (relations, decoding) is hand-written over generated code; the table of
+//! layouts lends a family's relations to a spec of its layout (`crate::layouts`).
 //!
 //! A loaded spec is compiled once ([`plan`]), its field tables built ([`tables`]); both live
 //! as long as the program (the runtime's tables are `&'static`), and a spec loaded twice (same
@@ -45,6 +46,8 @@ use write::Writer;
 struct Program {
     plan: Plan,
     infos: Vec<&'static TypeInfo>,
+    /// Every relation of every type, and whether the spec states it as an expression.
+    relations: Vec<(&'static Rule, bool)>,
 }
 
 /// A type of a loaded spec, read as a whole input: what an interpreted `Entry` runs.
@@ -64,9 +67,8 @@ pub(crate) struct Layout {
     pub rules: &'static [&'static Rule],
     pub signature: &'static [(u64, &'static [u8])],
     pub info: &'static TypeInfo,
-    /// The relations a value holds that the spec states without a `-check` (`type.id`): no
-    /// hand-written check runs for a spec read at run time, so a reading says they were not
-    /// checked.
+    /// The relations a value holds that the spec states without a `-check` (`type.id`): the
+    /// interpreter cannot check them, so a reading says so unless a family's code checks them.
     unstated: Vec<String>,
 }
 
@@ -152,7 +154,26 @@ fn program(file: &str, text: &str) -> Result<&'static Program> {
     let spec: &'static meshspec_model::Spec = leak(spec);
     let plan = plan::compile(spec).map_err(bad_spec)?;
     let infos = tables::infos(spec);
-    let p: &'static Program = leak(Program { plan, infos });
+    let relations = spec
+        .types
+        .iter()
+        .flat_map(|t| {
+            t.relations.iter().map(|r| {
+                let rule: &'static Rule = leak(Rule {
+                    id: r.id.as_str(),
+                    owner: t.name.as_str(),
+                    confidence: r.confidence,
+                    severity: r.severity,
+                });
+                (rule, r.stated())
+            })
+        })
+        .collect();
+    let p: &'static Program = leak(Program {
+        plan,
+        infos,
+        relations,
+    });
     programs.insert(key, p);
     Ok(p)
 }
@@ -271,11 +292,30 @@ impl Layout {
         }
     }
 
-    /// The bytes of a (possibly edited) dump, judged.
-    pub(crate) fn build(&'static self, d: &serde_json::Value, ctx: &Context) -> Result<Built> {
-        dump::build_with(&Source(self), d, ctx, |bytes, ctx| {
-            self.read(bytes, ctx, true).verdict
-        })
+    /// The bytes of a (possibly edited) dump, given the verdict `judge` gives them.
+    pub(crate) fn build(
+        &'static self,
+        d: &serde_json::Value,
+        ctx: &Context,
+        judge: impl FnOnce(&[u8], &Context) -> verdict::Verdict,
+    ) -> Result<Built> {
+        dump::build_with(&Source(self), d, ctx, judge)
+    }
+
+    /// Relation `id` of type `owner`, anywhere in the spec, and whether the spec states it as
+    /// an expression.
+    pub(crate) fn relation(&self, owner: &str, id: &str) -> Option<(&'static Rule, bool)> {
+        self.program
+            .relations
+            .iter()
+            .find(|(r, _)| r.owner == owner && r.id == id)
+            .copied()
+    }
+
+    /// The relations the spec states without a `-check` (`type.id`), which nothing in the
+    /// spec checks.
+    pub(crate) fn unstated(&self) -> &[String] {
+        &self.unstated
     }
 
     /// Reads `input` as far as the type goes (bytes after it are Kaitai's to leave, not an
