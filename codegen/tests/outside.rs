@@ -383,6 +383,30 @@ fn a_bad_spec_is_one_line_with_its_file_line_and_column_and_nothing_is_written()
     assert!(!gen.exists());
 }
 
+/// A construct the interpreter reads and the generator does not emit yet (a positional
+/// instance here) is refused at its place, never left out of the code: generated code that
+/// silently skipped it would read the spec differently from what it says.
+#[test]
+fn what_the_generator_cannot_emit_is_refused_not_left_out() {
+    let d = scratch();
+    let spec = d.path().join("tagged.ksy");
+    let positional = SPEC.replace(
+        "types:\n",
+        "instances:\n  first_byte:\n    pos: 0\n    type: u1\ntypes:\n",
+    );
+    std::fs::write(&spec, positional).unwrap();
+    let gen = d.path().join("gen");
+    let out = codegen(&[s(&spec), "--out", s(&gen)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("tagged.first_byte: an instance read from the bytes")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!gen.exists());
+}
+
 #[test]
 fn nothing_is_written_outside_the_folder() {
     let d = scratch();
