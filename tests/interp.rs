@@ -337,6 +337,23 @@ fn an_edited_family_spec_keeps_the_familys_relations() {
         found[0]
     );
 
+    // Another shape that reads alike (a `valid` written another way): the two readings are
+    // compared field by field, and agree.
+    let valid = own.replacen(
+        "  - id: managed\n    type: u1\n    valid: 1\n",
+        "  - id: managed\n    type: u1\n    valid:\n      any-of: [1]\n",
+        1,
+    );
+    assert_ne!(valid, own);
+    let found = lines(&valid, &bad);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("warning Some(\"copy_like_original\")")),
+        "{found:#?}"
+    );
+    assert!(lines(&valid, &good).is_empty());
+
     // A field renamed: the family's code was written for other fields, so nothing of it runs
     // and every relation it would check is said to be unchecked.
     let renamed = own.replacen("  - id: managed\n", "  - id: managed_byte\n", 1);

@@ -61,7 +61,7 @@ pub struct Entry {
 /// What runs an entry's operations.
 enum Run<'e> {
     Ops(&'e Ops),
-    Interpreted(&'static crate::interp::Layout, Option<&'static Family>),
+    Interpreted(&'static crate::interp::Layout, Option<Lent>),
 }
 
 /// What reads an entry's inputs.
@@ -74,7 +74,16 @@ enum Source {
     },
     /// The interpreter, over a spec loaded at run time; with the meaning of the family whose
     /// layout has the same id, when one has.
-    Interpreted(&'static crate::interp::Layout, Option<&'static Family>),
+    Interpreted(&'static crate::interp::Layout, Option<Lent>),
+}
+
+/// A family's meaning lent to a spec read at run time ([`Family`]), and whether the spec has
+/// the family's own spec's shape (the same text but for docs, confidences, evidence and
+/// relations), so that it reads every input as the family's does.
+#[derive(Clone, Copy)]
+struct Lent {
+    family: &'static Family,
+    same_shape: bool,
 }
 
 /// A family's meaning lent to a spec read at run time that declares one of the family's
@@ -88,6 +97,8 @@ struct Family {
     spec: &'static str,
     /// The relations the family's code checks (`type.id`): its spec's unstated ones.
     checks: Vec<String>,
+    /// Its spec's shape ([`shape`]).
+    shape: Option<serde_norway::Value>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -183,7 +194,13 @@ impl Entry {
             rules: layout.rules,
             signature: layout.signature,
             info: layout.info,
-            source: Source::Interpreted(layout, Family::of(layout.id)),
+            source: Source::Interpreted(
+                layout,
+                Family::of(layout.id).map(|family| Lent {
+                    family,
+                    same_shape: family.shape.is_some() && shape(text) == family.shape,
+                }),
+            ),
         }));
         loaded.push(e);
         Ok(e)
@@ -236,7 +253,7 @@ impl Entry {
         match self.run() {
             Run::Ops(ops) => (ops.read)(input, ctx),
             Run::Interpreted(l, None) => l.read(input, ctx, true),
-            Run::Interpreted(l, Some(family)) => family.read(l, input, ctx),
+            Run::Interpreted(l, Some(lent)) => lent.family.read(l, lent.same_shape, input, ctx),
         }
     }
 
@@ -361,16 +378,20 @@ impl Family {
             meaning,
             spec: generated.spec,
             checks: own.unstated().to_vec(),
+            shape: shape(text),
         }));
         families.push((generated.id, f));
         Some(f)
     }
 
     /// The reading of `input` by the interpreted layout `l`, judged also by the family's
-    /// meaning when the family's own reader finds the same fields at the same places.
+    /// meaning when the family's own reader finds the same fields at the same places: always,
+    /// for a spec of the same shape as the family's; otherwise when the two readings' fields
+    /// agree (both walked, which costs a pass over every element of every list).
     fn read<'a>(
         &self,
         l: &'static crate::interp::Layout,
+        same_shape: bool,
         input: &'a [u8],
         ctx: &Context,
     ) -> Reading<'a> {
@@ -380,7 +401,9 @@ impl Family {
         }
         let unstated = l.unstated();
         let lent = (self.meaning)(input, ctx)
-            .filter(|(own, _)| fields_hash(own).is_some_and(|h| fields_hash(&r) == Some(h)))
+            .filter(|(own, _)| {
+                same_shape || fields_hash(own).is_some_and(|h| fields_hash(&r) == Some(h))
+            })
             .map(|(_, v)| v);
         let Some(lent) = lent else {
             if !unstated.is_empty() {
@@ -430,6 +453,41 @@ impl Family {
         }
         r
     }
+}
+
+/// A spec's text as it bears on reading: its YAML with every key that only documents or judges
+/// what is read (docs, confidences, evidence, severities, relations) taken out; `None` for
+/// text that is not YAML. Two specs of one shape read every input alike.
+fn shape(text: &str) -> Option<serde_norway::Value> {
+    fn strip(v: &mut serde_norway::Value) {
+        match v {
+            serde_norway::Value::Mapping(m) => {
+                m.retain(|k, _| {
+                    !matches!(
+                        k.as_str(),
+                        Some(
+                            "doc"
+                                | "doc-ref"
+                                | "title"
+                                | "-confidence"
+                                | "-evidence"
+                                | "-reading"
+                                | "-orig-id"
+                                | "-severity"
+                                | "-severity-reason"
+                                | "-relations"
+                        )
+                    )
+                });
+                m.values_mut().for_each(strip);
+            }
+            serde_norway::Value::Sequence(s) => s.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: serde_norway::Value = serde_norway::from_str(text).ok()?;
+    strip(&mut v);
+    Some(v)
 }
 
 /// A digest of every field's path and place in a reading (`None` when it did not read): two
