@@ -218,19 +218,25 @@ fn the_projects_own_spec_named_by_its_file_is_its_layout() {
     let by_spec = meshspec(&["check", s(&copy), s(&f)]);
     assert_eq!(by_id.status.code(), Some(1));
     assert_eq!(text(&by_spec.stdout), text(&by_id.stdout));
-    // Edited, it is interpreted: the relations it states as expressions are checked, and the
-    // verdict says that nothing else was.
-    std::fs::write(
-        &copy,
-        std::fs::read_to_string(&copy)
-            .unwrap()
-            .replace("doc: Red, 0 to 255.", "doc: Red."),
-    )
-    .unwrap();
-    let out = exits(&["check", s(&copy), s(&f)], 0);
+    // Edited (a doc), it is interpreted, and the family whose layout it declares lends it its
+    // checks: the same verdict, the decoder's refusal included.
+    let own = std::fs::read_to_string(&copy).unwrap();
+    std::fs::write(&copy, own.replace("doc: Red, 0 to 255.", "doc: Red.")).unwrap();
+    let edited = meshspec(&["check", s(&copy), s(&f)]);
+    assert_eq!(edited.status.code(), Some(1));
+    assert_eq!(text(&edited.stdout), text(&by_id.stdout));
+    has(&text(&edited.stdout), "to decode the triangles");
+    // A field renamed: the family's code was written for other fields, so it does not run,
+    // and the verdict says so; the relations the spec states as expressions are checked.
+    std::fs::write(&copy, own.replace("      - id: r\n", "      - id: red\n")).unwrap();
+    let out = meshspec(&["check", s(&copy), s(&f)]);
     let t = text(&out.stdout);
     has(&t, "(relation `indices_name_vertices`), found 200");
+    has(&t, "this spec reads the input differently");
     assert!(!t.contains("to decode the triangles"), "{t}");
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    let strict = meshspec(&["check", "--strict", s(&copy), s(&f)]);
+    assert_eq!(strict.status.code(), Some(1));
 }
 
 /// The draft `unity typetree --ksy` writes from a file's type tree is itself a layout: the
