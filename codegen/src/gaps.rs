@@ -44,6 +44,32 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
                 spec.file, i.at, t.name, i.id
             ));
         }
+        // `header.len_body`: an instance of another value (the emitter's values have fields
+        // only).
+        let other_instance = |e: &meshspec_model::expr::Expr| {
+            e.any(&|x| {
+                matches!(x, meshspec_model::expr::Expr::Attr(_, n) if spec.types.iter().any(|u| {
+                    u.instances.iter().any(|i| &i.id == n) || u.parsed.iter().any(|p| &p.id == n)
+                }))
+            })
+        };
+        for f in &t.fields {
+            if meshspec_model::field_exprs(f)
+                .into_iter()
+                .any(other_instance)
+            {
+                return Err(format!(
+                    "{}:{}: {}.{}: an instance of another value (`a.b`, `b` an instance of `a`'s type) is read by the interpreter but not yet generated",
+                    spec.file, f.at, t.name, f.id
+                ));
+            }
+        }
+        if let Some(i) = t.instances.iter().find(|i| other_instance(&i.value)) {
+            return Err(format!(
+                "{}:{}: {}.{}: an instance of another value (`a.b`, `b` an instance of `a`'s type) is answered by the interpreter but not yet generated",
+                spec.file, i.at, t.name, i.id
+            ));
+        }
         for f in &t.fields {
             let default_case = matches!(&f.ty, FieldType::Switch { cases, .. }
                 if cases.iter().any(|(k, _)| matches!(k, meshspec_model::expr::Expr::Name(n) if n == "_")));

@@ -615,11 +615,19 @@ impl NameScope<'_> {
                 match of {
                     Some(tn) => {
                         let target = self.spec.ty(tn).expect("resolved earlier");
+                        // An instance of the value: a value instance's type is its
+                        // expression's, a positional one's its field's.
+                        if target.instances.iter().any(|i| &i.id == name) {
+                            return Ok(None);
+                        }
                         let f = target
                             .fields
                             .iter()
+                            .chain(target.parsed.iter().map(|p| &p.field))
                             .find(|f| &f.id == name)
-                            .ok_or_else(|| format!("`{a}.{name}`: `{tn}` has no field `{name}`"))?;
+                            .ok_or_else(|| {
+                                format!("`{a}.{name}`: `{tn}` has no field or instance `{name}`")
+                            })?;
                         Ok(match &f.ty {
                             FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
                                 if matches!(f.repeat, Repeat::None) =>

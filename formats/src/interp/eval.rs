@@ -117,7 +117,17 @@ pub(super) struct Up<'u, 'a> {
     pub ty: usize,
     pub fields: &'u [Val<'a>],
     pub up: Option<&'u Up<'u, 'a>>,
+    /// The bytes of the stream it is read from and where its part starts in them (what a
+    /// positional instance asked while reading is read from); `None` for the values it lies in.
+    pub stream: Option<(&'a [u8], u64)>,
+    /// Its instances read from the bytes so far, by instance: each is read once, where its
+    /// `pos` says when it is first asked (Kaitai's lazy instances), and kept.
+    pub parsed: Option<&'u ParsedCache<'a>>,
 }
+
+/// The instances read from the bytes of a value being read ([`Up::parsed`]).
+pub(super) type ParsedCache<'a> =
+    std::cell::RefCell<Vec<Option<(super::value::Val<'a>, super::value::Pos, (u64, u64))>>>;
 
 /// A compiled expression and its type.
 pub(super) struct Val2 {
@@ -248,6 +258,25 @@ impl Scope<'_> {
                             v(CE::Dyn(Box::new(e.clone())), Ty::Int)
                         }
                         other => other,
+                    }
+                } else if let Some(p) = self.ty.parsed.iter().find(|p| &p.id == n) {
+                    // Read from the bytes when asked (Kaitai's positional instance): the
+                    // dynamic evaluator reads it while a value is read; a number only.
+                    let ty = match p.field.ty {
+                        _ if !matches!(p.field.repeat, Repeat::None) => None,
+                        FieldType::Prim(q) if q.kind != PrimKind::F => Some(Ty::Int),
+                        FieldType::Bits(1) if p.field.enum_name.is_none() => Some(Ty::Bool),
+                        FieldType::Bits(_) => Some(Ty::Int),
+                        _ => None,
+                    };
+                    match (ty, self.measured_before) {
+                        (Some(ty), Some(_)) => v(CE::Dyn(Box::new(e.clone())), ty),
+                        (None, Some(_)) => Err(format!(
+                            "`{n}` is an instance read from the bytes that is not a number: only a number is used while reading"
+                        )),
+                        (_, None) => Err(format!(
+                            "`{n}` is an instance read from the bytes: only read while reading"
+                        )),
                     }
                 } else {
                     Err(format!(

@@ -16,6 +16,8 @@ mod check;
 mod encoding;
 mod eval;
 mod json;
+#[cfg(test)]
+mod kaitai_tests;
 mod plan;
 mod query;
 mod read;

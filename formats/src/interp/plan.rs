@@ -40,13 +40,14 @@ fn unwritable(spec: &Spec) -> Option<String> {
             let dynamic = field_exprs(f).iter().any(|e| {
                 let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
                 super::eval::needs_dyn(e)
+                    || e.any(&|x| matches!(x, Expr::Attr(_, n) if instance_anywhere(spec, n)))
                     || e.any(&|x| {
                         matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
                             && n == "size" && !in_count)
                     })
             });
             let why = if dynamic {
-                Some("an expression over _parent, _root, text, bytes or arrays (evaluated while reading only)")
+                Some("an expression over _parent, _root, text, bytes, arrays or another value's instances (evaluated while reading only)")
             } else if f.process.is_some() {
                 Some("process (zlib, xor, rol, ror)")
             } else if t.wrapper {
@@ -81,6 +82,14 @@ fn unwritable(spec: &Spec) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `name` is an instance of some type of `spec` (`a.name` over a value of another
+/// type is then answered by the dynamic evaluator, which only the reader has).
+fn instance_anywhere(spec: &Spec, name: &str) -> bool {
+    spec.types
+        .iter()
+        .any(|t| t.instances.iter().any(|i| i.id == name) || t.parsed.iter().any(|p| p.id == name))
 }
 
 /// How a type orders the bytes of its numbers that do not say.

@@ -134,6 +134,9 @@ pub(crate) struct Query<'p, 'a> {
     /// `_index` and `_`, where an expression of the reader asks them.
     index: Option<usize>,
     under: Option<Q<'a>>,
+    /// The value being read (when the reader asks) and its instances read from the bytes so
+    /// far, each read once.
+    cache: Option<(Rc<Obj<'a>>, &'p super::eval::ParsedCache<'a>)>,
 }
 
 /// `e` evaluated while `here` is being read (its fields so far, and the values it lies in):
@@ -165,10 +168,12 @@ pub(super) fn dynamic<'a>(
             args,
         })
     }
+    // Offsets are absolute in the stream's bytes (where a positional instance is read).
+    let (input, base) = here.stream.unwrap_or((&[], 0));
     let current = obj(
         here,
-        Some((0, io.1)),
-        Pos::Span(crate::rt::Span::new(0, io.0)),
+        Some((base, base + io.1)),
+        Pos::Span(crate::rt::Span::new(base, base + io.0)),
         params.to_vec(),
     );
     let mut root = current.clone();
@@ -185,10 +190,11 @@ pub(super) fn dynamic<'a>(
     });
     let q = Query {
         plan: here.plan,
-        input: &[],
+        input,
         root,
         index: Some(index),
         under,
+        cache: here.parsed.map(|c| (current.clone(), c)),
     };
     let v = q.eval(&current, e, 0)?;
     Ok(q.export(&v))
@@ -210,6 +216,7 @@ impl<'p, 'a> Query<'p, 'a> {
             }),
             index: None,
             under: None,
+            cache: None,
         }
     }
 
@@ -298,6 +305,32 @@ impl<'p, 'a> Query<'p, 'a> {
         }
         if let Some(k) = tp.parsed.iter().position(|(_, p)| p.id == name) {
             let (fp, p) = &tp.parsed[k];
+            let cache = self
+                .cache
+                .as_ref()
+                .filter(|(current, _)| Rc::ptr_eq(current, obj))
+                .map(|(_, c)| *c);
+            let known = cache.and_then(|c| c.borrow().get(k).cloned().flatten());
+            // Read while the value was read, and kept after its fields.
+            let kept = obj
+                .val
+                .fields()
+                .get(tp.fields.len() + k)
+                .filter(|v| !matches!(v, Val::Absent));
+            if let (None, Some(v)) = (&known, kept) {
+                return Ok(self.field(obj, fp, v.clone(), Pos::Absent));
+            }
+            if let Some((v, vpos, io)) = known {
+                let host = Rc::new(Obj {
+                    ty: obj.ty,
+                    val: obj.val.clone(),
+                    pos: obj.pos.clone(),
+                    io: Some(io),
+                    parent: obj.parent.clone(),
+                    args: obj.args.clone(),
+                });
+                return Ok(self.field(&host, fp, v, vpos));
+            }
             let io = match &p.io {
                 Some(e) => match self.eval(obj, e, depth + 1)? {
                     Q::Io(start, end, _) => (start, end),
@@ -319,6 +352,11 @@ impl<'p, 'a> Query<'p, 'a> {
             let (v, vpos) = reader
                 .read_instance(self.input, obj.ty, k, obj.val.fields(), at, io.1)
                 .map_err(|e| e.to_string())?;
+            if let Some(c) = cache {
+                if let Some(slot) = c.borrow_mut().get_mut(k) {
+                    *slot = Some((v.clone(), vpos.clone(), io));
+                }
+            }
             // What it holds lies in the stream it was read from.
             let host = Rc::new(Obj {
                 ty: obj.ty,

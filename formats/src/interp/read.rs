@@ -3,7 +3,7 @@
 //! (kind, offset, field path, expected, found) and the same warnings from both.
 
 use super::check;
-use super::eval::{Env, Up};
+use super::eval::{Env, ParsedCache, Up};
 use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Proc, Size, TypePlan};
 use super::value::{by_int, by_prim, Nums, Pos, StructPos, Val};
 use crate::rt::input::{count, eof};
@@ -116,10 +116,12 @@ struct Frame<'f, 'a> {
     order: Endian,
     vals: Vec<Val<'a>>,
     sizeof: Vec<u64>,
+    /// Its instances read from the bytes, once asked.
+    parsed: ParsedCache<'a>,
 }
 
 impl<'a> Frame<'_, 'a> {
-    fn env<'e>(&'e self, io: &Input<'_>, index: usize, under: Option<&'e Val<'a>>) -> Env<'e, 'a> {
+    fn env<'e>(&'e self, io: &Input<'a>, index: usize, under: Option<&'e Val<'a>>) -> Env<'e, 'a> {
         Env {
             fields: &self.vals,
             over: &[],
@@ -129,7 +131,10 @@ impl<'a> Frame<'_, 'a> {
             under,
             io: (io.io_pos(), io.io_size()),
             start: self.start,
-            here: Some(self.here()),
+            here: Some(Up {
+                stream: Some((io.data(), io.base())),
+                ..self.here()
+            }),
         }
     }
 
@@ -140,6 +145,8 @@ impl<'a> Frame<'_, 'a> {
             ty: self.ty,
             fields: &self.vals,
             up: self.up,
+            stream: None,
+            parsed: Some(&self.parsed),
         }
     }
 }
@@ -194,6 +201,7 @@ impl Reader<'_> {
             order: type_order(tp, &[], at)?,
             vals: fields.to_vec(),
             sizeof: vec![],
+            parsed: Default::default(),
         };
         // An instance whose `if` does not hold is not read, wherever its pos points.
         if let Some(c) = &fp.cond {
@@ -237,6 +245,7 @@ impl Reader<'_> {
             order,
             vals: Vec::with_capacity(n),
             sizeof: if tp.measured { vec![0; n] } else { vec![] },
+            parsed: std::cell::RefCell::new(vec![None; tp.parsed.len()]),
         };
         let mut poss = Vec::with_capacity(if self.loc { n } else { 0 });
         let mut fi = 0;
@@ -270,7 +279,19 @@ impl Reader<'_> {
         } else {
             Pos::Absent
         };
-        Ok((Val::Struct(fr.vals.into_boxed_slice()), pos))
+        // The instances read from the bytes while the value was read are kept after its
+        // fields: asked later, they are those values (Kaitai reads an instance once).
+        let mut vals = fr.vals;
+        let parsed = fr.parsed.into_inner();
+        if parsed.iter().any(Option::is_some) {
+            vals.resize(n, Val::Absent);
+            vals.extend(
+                parsed
+                    .into_iter()
+                    .map(|p| p.map_or(Val::Absent, |(v, _, _)| v)),
+            );
+        }
+        Ok((Val::Struct(vals.into_boxed_slice()), pos))
     }
 
     fn read_field<'a>(
@@ -312,7 +333,7 @@ impl Reader<'_> {
             stride,
             count: n as usize,
         };
-        let counted = |io: &Input<'_>| -> Result<Option<u64>> {
+        let counted = |io: &Input<'a>| -> Result<Option<u64>> {
             match &fp.count {
                 Some(c) => Ok(Some(count(at, fr.env(io, 0, None).int(c)?, "count")?)),
                 None => Ok(None),
@@ -476,13 +497,13 @@ impl Reader<'_> {
         index: usize,
     ) -> Result<(Val<'a>, Pos)> {
         let span = |io: &Input<'_>| Pos::Span(Span::new(at, io.pos()));
-        let args = |io: &Input<'_>, args: &super::plan::Args| -> Result<Vec<i128>> {
+        let args = |io: &Input<'a>, args: &super::plan::Args| -> Result<Vec<i128>> {
             let env = fr.env(io, index, None);
             args.iter()
                 .map(|(ce, p, name)| arg(at, env.int(ce)?, *p, name))
                 .collect()
         };
-        let size = |io: &Input<'_>, ce| -> Result<u64> {
+        let size = |io: &Input<'a>, ce| -> Result<u64> {
             count(at, fr.env(io, index, None).int(ce)?, "size")
         };
         match &fp.elem {
@@ -888,7 +909,7 @@ pub(crate) fn decode_block<'a>(tp: &TypePlan, b: &[u8]) -> Val<'a> {
 /// warnings pass's).
 fn refuse<'a>(
     fr: &Frame<'_, 'a>,
-    io: &Input<'_>,
+    io: &Input<'a>,
     fp: &FieldPlan,
     v: &Val<'a>,
     at: u64,

@@ -1,0 +1,76 @@
+//! Kaitai features the gallery's specs use, read by the interpreter: each spec small, its
+//! answers those Kaitai's own reader gives.
+
+use crate::context::Context;
+
+/// The answers to `exprs` over `input` read as spec `text` (its `meta.id` is `id`), each as
+/// text (an error as `error: ...`); the reading's own error as the one answer.
+fn answers(id: &str, text: &str, input: &[u8], exprs: &[&str]) -> Vec<String> {
+    let layout = super::load(&format!("{id}.ksy"), text, None).unwrap();
+    match layout.query(input, &Context::new(), exprs) {
+        Err(e) => vec![format!("error: {e}")],
+        Ok(a) => a
+            .into_iter()
+            .map(|a| match a {
+                Ok(a) => a.to_string(),
+                Err(e) => format!("error: {e}"),
+            })
+            .collect(),
+    }
+}
+
+/// Why the writer refuses spec `text`, if it does.
+fn unwritable(id: &str, text: &str) -> Option<String> {
+    super::load(&format!("{id}.ksy"), text, None)
+        .unwrap()
+        .plan()
+        .unwritable
+        .clone()
+}
+
+#[test]
+fn an_instance_of_a_nested_value_sizes_a_later_field() {
+    let spec = "meta:\n  id: inst_nested\n  endian: le\nseq:\n  - id: header\n    type: hdr\n  - id: body\n    size: header.len_body\n  - id: tail\n    type: u1\ntypes:\n  hdr:\n    seq:\n      - id: a\n        type: u1\n      - id: b\n        type: u1\n    instances:\n      len_body:\n        value: a + b\n";
+    let got = answers(
+        "inst_nested",
+        spec,
+        &[1, 2, 0xaa, 0xbb, 0xcc, 7],
+        &["body.size", "tail", "header.len_body"],
+    );
+    assert_eq!(got, ["3", "7", "3"]);
+    // The writer has no reading to ask the instance of: it refuses the spec.
+    let why = unwritable("inst_nested", spec).unwrap();
+    assert!(why.contains("another value's instances"), "{why}");
+}
+
+#[test]
+fn an_instance_read_from_the_bytes_is_read_once_where_it_is_first_asked() {
+    // Kaitai's lazy instance: `_io.pos` is where the list stands when the condition is first
+    // evaluated (after element 0: byte 3), and the value is kept; read anew after each
+    // element it would move on (and run out of bytes).
+    let spec = "meta:\n  id: inst_once\nseq:\n  - id: entries\n    type: u1\n    repeat: until\n    repeat-until: _ == stop\ninstances:\n  stop:\n    pos: _io.pos + 2\n    type: u1\n";
+    let got = answers(
+        "inst_once",
+        spec,
+        &[1, 2, 3, 3, 9],
+        &["entries.size", "stop"],
+    );
+    assert_eq!(got, ["3", "3"]);
+    // One used as a size before the fields it lies among (dune_2_pak's `dir_size`).
+    let spec = "meta:\n  id: inst_size\n  endian: le\nseq:\n  - id: dir\n    size: dir_size\ninstances:\n  dir_size:\n    pos: 0\n    type: u1\n";
+    let got = answers("inst_size", spec, &[3, 4, 5, 6], &["dir.size", "dir[2]"]);
+    assert_eq!(got, ["3", "5"]);
+}
+
+#[test]
+fn an_instance_read_from_the_bytes_that_is_not_a_number_is_refused_in_a_size() {
+    let spec = "meta:\n  id: inst_bytes\nseq:\n  - id: dir\n    size: blob.size\ninstances:\n  blob:\n    pos: 0\n    size: 2\n";
+    let e = super::load("inst_bytes.ksy", spec, None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("`blob` is an instance read from the bytes that is not a number"),
+        "{e}"
+    );
+}
