@@ -319,6 +319,7 @@ const TYPE_KEYS: &[&str] = &[
     "-confidence",
     "-evidence",
     "-orig-id",
+    "to-string",
 ];
 
 const META_KEYS: &[&str] = &[
@@ -857,7 +858,11 @@ impl Loader {
                             }
                             _ => EnumValue {
                                 value: key,
-                                id: str_of(v, "enum value")?,
+                                // Kaitai takes YAML's `true`/`false` as the names they spell.
+                                id: match v.kind {
+                                    Kind::Bool(b) => b.to_string(),
+                                    _ => str_of(v, "enum value")?,
+                                },
                                 doc: None,
                                 orig_id: None,
                                 confidence: None,
@@ -1143,6 +1148,25 @@ impl Loader {
                 relations.push(relation);
             }
         }
+        // `to-string`: how Kaitai's generated code shows a value; checked, not used.
+        if let Some(e) = opt_expr(m, "to-string", name)? {
+            // A number, a condition or a list that its form alone shows (`1 + 2`).
+            fn not_text(e: &Expr) -> bool {
+                match e {
+                    Expr::Int { .. } | Expr::Float(_) | Expr::Bool(_) | Expr::Array(_) => true,
+                    Expr::Binary(op, ..) if op.is_compare() || op.is_logic() => true,
+                    Expr::Binary(_, a, b) => not_text(a) && not_text(b),
+                    Expr::Unary(_, a) => not_text(a),
+                    _ => false,
+                }
+            }
+            if not_text(&e) {
+                return Err(
+                    Problem::from(format!("{name}: to-string must be text, found `{e}`"))
+                        .or_at(get(m, "to-string").map_or(m.at, |n| n.at)),
+                );
+            }
+        }
         let layout = match (opt_str(m, "-layout")?, layout_from_meta) {
             (Some(_), Some(_)) => {
                 return Err(Problem::from(format!("{name}: -layout given twice")))
@@ -1238,7 +1262,7 @@ pub type Resolver<'r> = dyn Fn(&str, &str) -> Result<(String, String), String> +
 /// join the spec's (named as Kaitai names them, `id` or `id::type`, or by their own names).
 pub fn load_with(file: &str, text: &str, resolve: &Resolver) -> Result<Spec, SpecError> {
     let mut loading = vec![file.to_string()];
-    load_at(file, text, resolve, &mut loading).map_err(|p| SpecError {
+    load_at(file, text, resolve, &mut loading, &mut false).map_err(|p| SpecError {
         file: file.to_string(),
         at: p.at,
         message: p.message,
@@ -1246,12 +1270,14 @@ pub fn load_with(file: &str, text: &str, resolve: &Resolver) -> Result<Spec, Spe
 }
 
 /// The specs `meta.imports` names, loaded (a spec being loaded already, imported in a circle,
-/// is left out: its types are there).
+/// is left out: its types are there; `partial` is then set, and so it is when an imported
+/// spec is partial).
 fn imported(
     file: &str,
     meta: &Node,
     resolve: &Resolver,
     loading: &mut Vec<String>,
+    partial: &mut bool,
 ) -> R<Vec<Spec>> {
     let Some(list) = get(meta, "imports") else {
         return Ok(vec![]);
@@ -1264,10 +1290,11 @@ fn imported(
             message: e,
         })?;
         if loading.contains(&ifile) {
+            *partial = true;
             continue;
         }
         loading.push(ifile.clone());
-        let spec = load_at(&ifile, &itext, resolve, loading).map_err(|p| Problem {
+        let spec = load_at(&ifile, &itext, resolve, loading, partial).map_err(|p| Problem {
             at: Some(n.at),
             message: format!(
                 "imports `{name}`: {ifile}{}: {}",
@@ -1281,7 +1308,16 @@ fn imported(
     Ok(out)
 }
 
-fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>) -> R<Spec> {
+/// Loads one spec and what it imports. A spec in a circle of imports (`partial`: it, or a
+/// spec it imports, imports one being loaded) is not resolved on its own, since the types of
+/// the circle's first spec are not there yet: the spec that loads them all resolves them.
+fn load_at(
+    file: &str,
+    text: &str,
+    resolve: &Resolver,
+    loading: &mut Vec<String>,
+    partial: &mut bool,
+) -> R<Spec> {
     let y = crate::syntax::parse(text).map_err(|e| Problem {
         at: Some(e.at),
         message: format!("not valid YAML: {}", e.message),
@@ -1347,7 +1383,7 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
     // A number or text type named as a switch's case is held by a type made for it.
     let mut prims = vec![];
     for t in &l.types {
-        for f in &t.fields {
+        for f in t.fields.iter().chain(t.parsed.iter().map(|p| &p.field)) {
             if let FieldType::Switch { cases, .. } = &f.ty {
                 for (_, r) in cases {
                     let builtin = Prim::parse(&r.name).is_some()
@@ -1410,7 +1446,8 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
         }
     }
     // Imported types keep their file's byte order; a name two files give is refused.
-    for other in imported(file, meta, resolve, loading)? {
+    let mut in_circle = false;
+    for other in imported(file, meta, resolve, loading, &mut in_circle)? {
         for mut t in other.types {
             if t.endian.is_none() && other.endian_stated {
                 t.endian = Some(TypeEndian::Fixed(other.endian));
@@ -1464,7 +1501,30 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
             }
         }
     }
-    crate::resolve::resolve(&mut spec)?;
+    *partial |= in_circle;
+    if in_circle && loading.len() > 1 {
+        return Ok(spec);
+    }
+    crate::resolve::resolve(&mut spec).map_err(|p| {
+        // A complaint about a type of the circle that another file defines names that file.
+        let head = p.message.split(['.', ':', ' ']).next().unwrap_or_default();
+        let origin = spec
+            .types
+            .iter()
+            .find(|t| t.name == head)
+            .and_then(|t| t.origin.clone());
+        match (in_circle, origin) {
+            (true, Some(o)) => Problem {
+                at: None,
+                message: format!(
+                    "imports {o}{}: {}",
+                    p.at.map(|a| format!(":{a}")).unwrap_or_default(),
+                    p.message
+                ),
+            },
+            _ => p,
+        }
+    })?;
     Ok(spec)
 }
 

@@ -390,7 +390,7 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
 
 /// What an expression's form alone says it is, where that is certain.
 #[derive(PartialEq)]
-enum Kindly {
+pub(crate) enum Kindly {
     Number,
     Condition,
     Text,
@@ -398,7 +398,7 @@ enum Kindly {
     Unknown,
 }
 
-fn kind_of(e: &Expr) -> Kindly {
+pub(crate) fn kind_of(e: &Expr) -> Kindly {
     use crate::expr::BinOp::*;
     match e {
         Expr::Int { .. } | Expr::Float(_) => Kindly::Number,
