@@ -712,6 +712,55 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
     })
 }
 
+/// Every expression of a field, to change ([`crate::field_exprs`]).
+fn field_exprs_mut(f: &mut Field) -> Vec<&mut Expr> {
+    let mut out: Vec<&mut Expr> = vec![];
+    out.extend(f.offset.iter_mut());
+    out.extend(f.cond.iter_mut());
+    out.extend(f.derive.iter_mut());
+    if let Repeat::Expr(e) | Repeat::Until(e) = &mut f.repeat {
+        out.push(e);
+    }
+    match &mut f.ty {
+        FieldType::Bytes(Size::Expr(e))
+        | FieldType::Str {
+            size: Size::Expr(e),
+            ..
+        } => out.push(e),
+        FieldType::SizedUser { r#ref, size } => {
+            out.extend(r#ref.args.iter_mut());
+            if let Size::Expr(e) = size {
+                out.push(e);
+            }
+        }
+        FieldType::User(r) => out.extend(r.args.iter_mut()),
+        FieldType::Switch { on, cases } => {
+            out.push(on);
+            for (k, r) in cases {
+                out.push(k);
+                out.extend(r.args.iter_mut());
+            }
+        }
+        _ => {}
+    }
+    if let Some(Size::Expr(e)) = &mut f.switch_size {
+        out.push(e);
+    }
+    if let Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) = &mut f.process {
+        out.push(e);
+    }
+    match &mut f.valid {
+        Some(Valid::Eq(e) | Valid::Expr(e)) => out.push(e),
+        Some(Valid::Range { min, max }) => {
+            out.extend(min.iter_mut());
+            out.extend(max.iter_mut());
+        }
+        Some(Valid::AnyOf(es)) => out.extend(es.iter_mut()),
+        None => {}
+    }
+    out
+}
+
 /// A `process` value: `zlib`, `xor(KEY)`, `rol(N)`, `ror(N)`; a custom processor is refused.
 fn process(s: &str) -> Result<Process, String> {
     let s = s.trim();
@@ -790,9 +839,170 @@ struct Loader {
     encoding: Option<String>,
     /// The byte order the type being read inherits from the type it is written in.
     endian: Option<Endian>,
+    /// Kaitai scopes a type's and an enum's name to the type it is written in: for each type
+    /// (by index in `types`), the type it is written in and its name as written (a name
+    /// given twice in different types is made unique in `Type::name`).
+    parents: Vec<(Option<usize>, String)>,
+    /// For each enum, the type it is written in and its name as written.
+    enum_parents: Vec<(Option<usize>, String)>,
+    /// The types being read, outermost first.
+    within: Vec<usize>,
 }
 
 impl Loader {
+    /// `name`, or where another type (enum) has it already, `OUTER__name` (numbered if need
+    /// be): Kaitai scopes names to the type they are written in, the model's are unique.
+    fn unique(&self, name: &str, outer: &str, taken: impl Fn(&Self, &str) -> bool) -> String {
+        if !taken(self, name) {
+            return name.to_string();
+        }
+        let base = format!("{outer}__{name}");
+        let mut candidate = base.clone();
+        let mut k = 2;
+        while taken(self, &candidate) {
+            candidate = format!("{base}{k}");
+            k += 1;
+        }
+        candidate
+    }
+
+    /// The type `path` (`name`, or `a::b::name`) names where type `from` is written, as Kaitai
+    /// looks it up: among the types written in `from`, then in the types around it, outwards.
+    fn find_type(&self, from: usize, path: &str) -> Option<usize> {
+        let mut segs = path.split("::");
+        let first = segs.next()?;
+        let child = |of: Option<usize>, n: &str| {
+            (0..self.parents.len()).find(|&c| self.parents[c].0 == of && self.parents[c].1 == n)
+        };
+        let mut scope = Some(from);
+        let mut found = None;
+        while let Some(s) = scope {
+            if let Some(c) = child(Some(s), first) {
+                found = Some(c);
+                break;
+            }
+            scope = self.parents[s].0;
+        }
+        // The spec's own type, by its id.
+        let mut at = found.or_else(|| child(None, first))?;
+        for seg in segs {
+            at = child(Some(at), seg)?;
+        }
+        Some(at)
+    }
+
+    /// The enum `path` (`name`, or `type::...::name`) names where type `from` is written.
+    fn find_enum(&self, from: usize, path: &str) -> Option<usize> {
+        let in_type = |t: usize, n: &str| {
+            (0..self.enum_parents.len())
+                .find(|&e| self.enum_parents[e].0 == Some(t) && self.enum_parents[e].1 == n)
+        };
+        match path.rsplit_once("::") {
+            Some((types, name)) => in_type(self.find_type(from, types)?, name),
+            None => {
+                let mut scope = Some(from);
+                while let Some(s) = scope {
+                    if let Some(e) = in_type(s, path) {
+                        return Some(e);
+                    }
+                    scope = self.parents[s].0;
+                }
+                None
+            }
+        }
+    }
+
+    /// Every type and enum name this spec's own types use, made the unique name of the one
+    /// Kaitai's scoping finds (names it does not find are left for the imports and the
+    /// checks).
+    fn scope_names(&mut self) {
+        for ti in 0..self.parents.len() {
+            let ty_of = |l: &Self, n: &str| l.find_type(ti, n).map(|i| l.types[i].name.clone());
+            let enum_of = |l: &Self, n: &str| l.find_enum(ti, n).map(|i| l.enums[i].name.clone());
+            let mut t = std::mem::take(&mut self.types[ti].fields);
+            let mut parsed = std::mem::take(&mut self.types[ti].parsed);
+            let mut instances = std::mem::take(&mut self.types[ti].instances);
+            let fields = t.iter_mut().chain(parsed.iter_mut().map(|p| &mut p.field));
+            for f in fields {
+                match &mut f.ty {
+                    FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                        if let Some(n) = ty_of(self, &r.name) {
+                            r.name = n;
+                        }
+                    }
+                    FieldType::Switch { cases, .. } => {
+                        for (_, r) in cases {
+                            if let Some(n) = ty_of(self, &r.name) {
+                                r.name = n;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if let Some(n) = f.enum_name.as_ref().and_then(|e| enum_of(self, e)) {
+                    f.enum_name = Some(n);
+                }
+                for e in field_exprs_mut(f) {
+                    self.scope_expr(ti, e);
+                }
+            }
+            for p in &mut parsed {
+                for e in p.pos.iter_mut().chain(p.io.iter_mut()) {
+                    self.scope_expr(ti, e);
+                }
+            }
+            for i in &mut instances {
+                if let Some(n) = i.enum_name.as_ref().and_then(|e| enum_of(self, e)) {
+                    i.enum_name = Some(n);
+                }
+                for e in std::iter::once(&mut i.value).chain(i.cond.iter_mut()) {
+                    self.scope_expr(ti, e);
+                }
+            }
+            self.types[ti].fields = t;
+            self.types[ti].parsed = parsed;
+            self.types[ti].instances = instances;
+        }
+    }
+
+    /// [`Loader::scope_names`] in one expression: `enum::value`, `as<type>`, `sizeof<type>`.
+    fn scope_expr(&self, ti: usize, e: &mut Expr) {
+        match e {
+            Expr::EnumVal(path, _) => {
+                if let Some(i) = self.find_enum(ti, path) {
+                    *path = self.enums[i].name.clone();
+                }
+            }
+            Expr::Cast(a, ty) => {
+                if let Some(i) = self.find_type(ti, ty) {
+                    *ty = self.types[i].name.clone();
+                }
+                self.scope_expr(ti, a);
+            }
+            Expr::SizeOf { ty, .. } => {
+                if let Some(i) = self.find_type(ti, ty) {
+                    *ty = self.types[i].name.clone();
+                }
+            }
+            Expr::Attr(a, _) | Expr::Unary(_, a) => self.scope_expr(ti, a),
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+                self.scope_expr(ti, a);
+                self.scope_expr(ti, b);
+            }
+            Expr::Cond(c, a, b) => {
+                self.scope_expr(ti, c);
+                self.scope_expr(ti, a);
+                self.scope_expr(ti, b);
+            }
+            Expr::Array(items) => items.iter_mut().for_each(|x| self.scope_expr(ti, x)),
+            Expr::Call(a, _, args) => {
+                self.scope_expr(ti, a);
+                args.iter_mut().for_each(|x| self.scope_expr(ti, x));
+            }
+            Expr::Int { .. } | Expr::Bool(_) | Expr::Float(_) | Expr::Str(_) | Expr::Name(_) => {}
+        }
+    }
+
     fn enums(&mut self, m: &Node, what: &str) -> R<()> {
         if let Some(es) = get(m, "enums") {
             for (name, vals) in entries(es, "enums")? {
@@ -887,9 +1097,20 @@ impl Loader {
                     }
                     values.push(item);
                 }
-                if self.enums.iter().any(|e| e.name == name) {
-                    return Err(Problem::from(format!("enum `{name}` is defined twice")));
+                // The type this enum is written in is the one pushed next.
+                let owner = self.types.len();
+                if self
+                    .enum_parents
+                    .iter()
+                    .any(|(o, n)| *o == Some(owner) && *n == name)
+                {
+                    return Err(Problem::from(format!(
+                        "enum `{name}` is defined twice in `{what}`"
+                    )));
                 }
+                self.enum_parents.push((Some(owner), name.clone()));
+                let local = name.clone();
+                let name = self.unique(&local, what, |l, n| l.enums.iter().any(|e| e.name == n));
                 self.enums.push(EnumDef {
                     at: vals.at,
                     rust: camel(&name),
@@ -1173,15 +1394,23 @@ impl Loader {
             }
             (a, b) => a.or(b),
         };
-        if self.types.iter().any(|t| t.name == name) {
-            return Err(Problem::from(format!(
-                "type `{name}` is defined twice (names are unique per spec)"
-            )));
+        let parent = self.within.last().copied();
+        if self
+            .parents
+            .iter()
+            .any(|(p, n)| *p == parent && parent.is_some() && n == name)
+        {
+            return Err(Problem::from(format!("type `{name}` is defined twice")));
         }
+        self.parents.push((parent, name.to_string()));
+        let outer = parent
+            .map(|p| self.parents[p].1.clone())
+            .unwrap_or_default();
+        let unique = self.unique(name, &outer, |l, n| l.types.iter().any(|t| t.name == n));
         self.types.push(Type {
             at: m.at,
-            name: name.to_string(),
-            rust: camel(name),
+            rust: camel(&unique),
+            name: unique,
             doc: opt_str(m, "doc")?,
             doc_ref: doc_refs(m)?,
             confidence: confidence(m, name)?,
@@ -1208,6 +1437,7 @@ impl Loader {
             self.encoding = Some(e);
         }
         if let Some(ts) = get(m, "types") {
+            self.within.push(self.types.len() - 1);
             for (k, v) in entries(ts, "types")? {
                 let tn = str_of(k, "type name")?;
                 if !is_snake(&tn) {
@@ -1215,6 +1445,7 @@ impl Loader {
                 }
                 self.ty(&tn, map_of(v, &tn)?, None)?;
             }
+            self.within.pop();
         }
         (self.endian, self.encoding) = (outer_endian, outer_encoding);
         Ok(())
@@ -1368,6 +1599,9 @@ fn load_at(
         bit_le,
         encoding: opt_str(meta, "encoding")?,
         endian: None,
+        parents: vec![],
+        enum_parents: vec![],
+        within: vec![],
     };
     let root = Node {
         kind: Kind::Map(
@@ -1380,6 +1614,7 @@ fn load_at(
         at: top.at,
     };
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
+    l.scope_names();
     // A number or text type named as a switch's case is held by a type made for it.
     let mut prims = vec![];
     for t in &l.types {
@@ -1455,6 +1690,8 @@ fn load_at(
             let origin = t.origin.clone().unwrap_or_else(|| other.file.clone());
             match l.types.iter().find(|u| u.name == t.name) {
                 Some(u) if u.origin.as_deref() == Some(origin.as_str()) => continue,
+                // Both hold one value of the same number or text type.
+                Some(u) if u.wrapper && t.wrapper => continue,
                 Some(_) => {
                     return Err(Problem::from(format!(
                         "type `{}` of {origin} has the name of a type of this spec",

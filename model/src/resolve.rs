@@ -95,13 +95,10 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
                         )
                     }
                 };
-                let e = spec
-                    .enums
-                    .iter_mut()
-                    .find(|e| &e.name == en || Some(e.name.as_str()) == en.rsplit("::").next())
-                    .ok_or_else(|| {
-                        Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
-                    })?;
+                let ei = spec.enum_index(en).ok_or_else(|| {
+                    Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
+                })?;
+                let e = &mut spec.enums[ei];
                 match e.prim {
                     Some(p) if p.rust() != prim.rust() => {
                         return Err(Problem::from(format!(
@@ -306,10 +303,7 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 .or_at(i.at));
             }
             if let Some(en) = &i.enum_name {
-                if spec
-                    .enum_def(en.rsplit("::").next().unwrap_or(en))
-                    .is_none()
-                {
+                if spec.enum_def(en).is_none() {
                     return Err(
                         Problem::from(format!("{}.{}: no enum `{en}`", t.name, i.id)).or_at(i.at),
                     );

@@ -495,22 +495,29 @@ impl ReadingSite<'_> {
 }
 
 impl Spec {
-    /// The type `name` names: its own name, or Kaitai's path to it (`spec_id::type`; names
-    /// are unique in a spec, so the last step decides).
+    /// The type `name` names: its own name, or Kaitai's path to it (`spec_id::type`,
+    /// `outer::type`: a name two types share is `outer__type` here, the loader's unique
+    /// name; otherwise the last step decides).
     pub fn ty(&self, name: &str) -> Option<&Type> {
         self.type_index(name).map(|i| &self.types[i])
     }
     /// The index of the type `name` names ([`Spec::ty`]).
     pub fn type_index(&self, name: &str) -> Option<usize> {
-        let last = name.rsplit("::").next().unwrap_or(name);
-        self.types
-            .iter()
-            .position(|t| t.name == name || t.name == last)
+        let by = |n: &str| self.types.iter().position(|t| t.name == n);
+        by(name)
+            .or_else(|| scoped(name).and_then(|q| by(&q)))
+            .or_else(|| by(name.rsplit("::").next().unwrap_or(name)))
     }
-    /// The enum `name` names: its own name or a path to it (`type::enum`).
+    /// The enum `name` names: its own name or a path to it (`type::enum`, as [`Spec::ty`]).
     pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
-        let last = name.rsplit("::").next().unwrap_or(name);
-        self.enums.iter().find(|e| e.name == name || e.name == last)
+        self.enum_index(name).map(|i| &self.enums[i])
+    }
+    /// The index of the enum `name` names ([`Spec::enum_def`]).
+    pub fn enum_index(&self, name: &str) -> Option<usize> {
+        let by = |n: &str| self.enums.iter().position(|e| e.name == n);
+        by(name)
+            .or_else(|| scoped(name).and_then(|q| by(&q)))
+            .or_else(|| by(name.rsplit("::").next().unwrap_or(name)))
     }
     /// The value of a constant expression: a literal or an enum's named value.
     pub fn constant(&self, e: &Expr) -> Option<i128> {
@@ -538,6 +545,14 @@ impl Spec {
         }
         out
     }
+}
+
+/// The loader's unique name for the last two steps of a path (`outer::name` →
+/// `outer__name`), which it gives a name that another type (enum) has already.
+fn scoped(path: &str) -> Option<String> {
+    let mut steps = path.rsplit("::");
+    let (name, outer) = (steps.next()?, steps.next()?);
+    Some(format!("{outer}__{name}"))
 }
 
 pub fn camel(s: &str) -> String {

@@ -68,3 +68,41 @@ fn specs_that_import_each_other_load() {
     assert!(e.contains("no type `nowhere`"), "{e}");
     assert!(e.starts_with("a.ksy: imports b.ksy:9:5: b.back"), "{e}");
 }
+
+#[test]
+fn a_type_or_enum_name_is_scoped_to_the_type_it_is_written_in() {
+    let s = load(&format!(
+        "{HEAD}seq:\n  - id: a\n    type: one\n  - id: b\n    type: two\n  - id: c\n    type: flags\ntypes:\n  one:\n    seq:\n      - id: f\n        type: flags\n      - id: k\n        type: u1\n        enum: kind\n    types:\n      flags:\n        seq:\n          - id: x\n            type: u1\n    enums:\n      kind:\n        1: first\n  two:\n    seq:\n      - id: f\n        type: flags\n      - id: k\n        type: u1\n        enum: kind\n      - id: m\n        type: u1\n        if: k == kind::second\n    types:\n      flags:\n        seq:\n          - id: y\n            type: u2\n          - id: z\n            type: u2\n    enums:\n      kind:\n        2: second\n  flags:\n    seq:\n      - id: w\n        type: u4\n"
+    ))
+    .unwrap();
+    let field_ty = |t: &str, f: &str| {
+        let t = s.ty(t).unwrap();
+        let f = t.fields.iter().find(|x| x.id == f).unwrap();
+        match &f.ty {
+            meshspec_model::FieldType::User(r) => r.name.clone(),
+            _ => f.enum_name.clone().unwrap(),
+        }
+    };
+    // Each `flags` is the one written in the type that names it, the spec's own elsewhere.
+    let one = field_ty("one", "f");
+    let two = field_ty("two", "f");
+    let top = field_ty("x", "c");
+    assert_eq!(s.ty(&one).unwrap().fields[0].id, "x");
+    assert_eq!(s.ty(&two).unwrap().fields[0].id, "y");
+    assert_eq!(s.ty(&top).unwrap().fields[0].id, "w");
+    assert_eq!(s.ty(&top).unwrap().fields[0].id, "w");
+    // Kaitai's paths find them too.
+    assert_eq!(s.ty("two::flags").unwrap().fields[0].id, "y");
+    assert_eq!(s.ty("x::flags").unwrap().fields[0].id, "w");
+    // And enums.
+    let k1 = field_ty("one", "k");
+    let k2 = field_ty("two", "k");
+    assert_eq!(s.enum_def(&k1).unwrap().value_of("first"), Some(1));
+    assert_eq!(s.enum_def(&k2).unwrap().value_of("second"), Some(2));
+    assert_eq!(s.enum_def("two::kind").unwrap().value_of("second"), Some(2));
+    // A name given twice in one type is still refused.
+    let e = load(&format!(
+        "{HEAD}seq:\n  - id: a\n    type: one\ntypes:\n  one:\n    types:\n      flags:\n        seq: []\n    enums:\n      flags: {{}}\n"
+    ));
+    assert!(e.is_ok(), "a type and an enum may share a name: {e:?}");
+}

@@ -293,13 +293,10 @@ impl<'p, 'a> Query<'p, 'a> {
             }
             let v = self.eval(obj, &i.value, depth + 1)?;
             return Ok(match (&i.enum_name, v) {
-                (Some(en), v) => {
-                    let name = en.rsplit("::").next().unwrap_or(en);
-                    match self.plan.spec.enums.iter().position(|e| e.name == name) {
-                        Some(e) => Q::Enum(e, int(&v)?),
-                        None => v,
-                    }
-                }
+                (Some(en), v) => match self.plan.spec.enum_index(en) {
+                    Some(e) => Q::Enum(e, int(&v)?),
+                    None => v,
+                },
                 (None, v) => v,
             });
         }
@@ -458,7 +455,7 @@ impl<'p, 'a> Query<'p, 'a> {
             Val::F64(x) => Q::Float(*x),
             Val::Bool(b) if fp.f.enum_name.is_none() => Q::Bool(*b),
             other => match &fp.f.enum_name {
-                Some(en) => match spec.enums.iter().position(|e| &e.name == en) {
+                Some(en) => match spec.enum_index(en) {
                     Some(e) => Q::Enum(e, other.int()),
                     None => Q::Int(other.int()),
                 },
@@ -542,16 +539,13 @@ impl<'p, 'a> Query<'p, 'a> {
                 Q::Int(if *bits { bytes * 8 } else { bytes })
             }
             Expr::EnumVal(path, v) => {
-                let name = path.rsplit("::").next().unwrap_or(path);
                 let spec = self.plan.spec;
                 let e = spec
-                    .enums
-                    .iter()
-                    .position(|d| d.name == name)
+                    .enum_index(path)
                     .ok_or_else(|| format!("no enum `{path}`"))?;
                 let value = spec.enums[e]
                     .value_of(v)
-                    .ok_or_else(|| format!("enum `{name}` has no value `{v}`"))?;
+                    .ok_or_else(|| format!("enum `{path}` has no value `{v}`"))?;
                 Q::Enum(e, value)
             }
             Expr::Unary(op, a) => {
@@ -594,7 +588,7 @@ impl<'p, 'a> Query<'p, 'a> {
         let t = self
             .plan
             .spec
-            .ty(ty.rsplit("::").next().unwrap_or(ty))
+            .ty(ty)
             .ok_or_else(|| format!("no type `{ty}`"))?;
         t.fixed_size
             .map(i128::from)
