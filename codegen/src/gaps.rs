@@ -5,6 +5,12 @@ use meshspec_model::{FieldType, Spec};
 
 /// The first construct of `spec` the generator does not emit, as `FILE:LINE:COL: what`.
 pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
+    if let Some(e) = spec.enums.iter().find(|e| e.mixed) {
+        return Err(format!(
+            "{}:{}: enum `{}` used by fields of different integer types is read by the interpreter but not yet generated",
+            spec.file, e.at, e.name
+        ));
+    }
     for t in &spec.types {
         if let Some(p) = t.params.iter().find(|p| p.flag) {
             return Err(format!(
@@ -42,6 +48,23 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
             return Err(format!(
                 "{}:{}: {}.{}: a value instance with `if` or `enum` is answered by the interpreter but not yet generated",
                 spec.file, i.at, t.name, i.id
+            ));
+        }
+        // A value held in its own type through switches alone: its Rust type would hold itself.
+        let through_switches = |f: &meshspec_model::Field| {
+            matches!(f.repeat, meshspec_model::Repeat::None)
+                && matches!(f.ty, FieldType::Switch { .. })
+        };
+        if let Some(f) = t.fields.iter().filter(|f| through_switches(f)).find(|f| {
+            meshspec_model::refs(&f.ty).iter().any(|r| {
+                meshspec_model::reachable_by(spec, &r.name, &through_switches)
+                    .iter()
+                    .any(|x| x.name == t.name)
+            })
+        }) {
+            return Err(format!(
+                "{}:{}: {}.{}: a value held in its own type through switches alone is read by the interpreter but not yet generated",
+                spec.file, f.at, t.name, f.id
             ));
         }
         // `header.len_body`: an instance of another value (the emitter's values have fields
@@ -120,4 +143,28 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refuse_gaps;
+
+    fn gap(body: &str) -> String {
+        let text = format!("meta:\n  id: x\n  endian: le\n{body}");
+        let spec = meshspec_model::load("spec/x.ksy", &text).unwrap();
+        refuse_gaps(&spec).unwrap_err()
+    }
+
+    #[test]
+    fn what_only_the_interpreter_reads_of_kaitai_s_gallery_is_refused() {
+        let e = gap("seq:\n  - id: h\n    type: h\n  - id: b\n    size: h.n2\ntypes:\n  h:\n    seq:\n      - id: n\n        type: u1\n    instances:\n      n2:\n        value: n * 2\n");
+        assert!(e.contains("x.b: an instance of another value"), "{e}");
+        let e = gap("seq:\n  - id: t\n    type: u1\n  - id: b\n    type:\n      switch-on: t\n      cases:\n        1: x\n");
+        assert!(e.contains("through switches alone"), "{e}");
+        let e = gap("seq:\n  - id: a\n    type: u1\n    enum: k\n  - id: b\n    type: u2\n    enum: k\nenums:\n  k:\n    1: one\n");
+        assert!(
+            e.contains("enum `k` used by fields of different integer types"),
+            "{e}"
+        );
+    }
 }

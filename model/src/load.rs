@@ -1121,6 +1121,7 @@ impl Loader {
                         .collect(),
                     items: values,
                     prim: None,
+                    mixed: false,
                 });
             }
         }

@@ -100,13 +100,20 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
                 })?;
                 let e = &mut spec.enums[ei];
                 match e.prim {
+                    // Kaitai's enum holds any integer: it takes the wider type (signed if
+                    // either is), and the generator refuses it (codegen/src/gaps.rs).
                     Some(p) if p.rust() != prim.rust() => {
-                        return Err(Problem::from(format!(
-                            "enum `{en}` is used by fields of different types ({} and {})",
-                            p.rust(),
-                            prim.rust()
-                        ))
-                        .or_at(f.at))
+                        e.mixed = true;
+                        let kind = if p.kind == PrimKind::S || prim.kind == PrimKind::S {
+                            PrimKind::S
+                        } else {
+                            PrimKind::U
+                        };
+                        e.prim = Some(Prim {
+                            kind,
+                            bytes: p.bytes.max(prim.bytes),
+                            endian: None,
+                        });
                     }
                     _ => e.prim = Some(prim),
                 }
@@ -117,21 +124,33 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
     // orders): it gets the narrowest unsigned type that holds its values.
     for e in &mut spec.enums {
         if e.prim.is_none() {
+            // With negative values: the narrowest signed type that holds them.
             let max = e.values.iter().map(|v| v.0).max().unwrap_or(0);
-            let bytes = match max {
-                _ if e.values.iter().any(|v| v.0 < 0) => {
-                    return Err(Problem::from(format!(
-                        "enum `{}`: no field takes it and it has negative values (give it a field)",
-                        e.name
-                    ))
-                    .or_at(e.at))
-                }
-                0..=0xFF => 1,
-                0x100..=0xFFFF => 2,
-                _ => 4,
+            let min = e.values.iter().map(|v| v.0).min().unwrap_or(0);
+            let (kind, bytes) = if min < 0 {
+                let fits = |b: u32| min >= -(1i128 << (8 * b - 1)) && max < (1i128 << (8 * b - 1));
+                (
+                    PrimKind::S,
+                    match () {
+                        _ if fits(1) => 1,
+                        _ if fits(2) => 2,
+                        _ if fits(4) => 4,
+                        _ => 8,
+                    },
+                )
+            } else {
+                (
+                    PrimKind::U,
+                    match max {
+                        0..=0xFF => 1,
+                        0x100..=0xFFFF => 2,
+                        0x1_0000..=0xFFFF_FFFF => 4,
+                        _ => 8,
+                    },
+                )
             };
             e.prim = Some(Prim {
-                kind: PrimKind::U,
+                kind,
                 bytes,
                 endian: None,
             });

@@ -419,8 +419,11 @@ pub struct EnumDef {
     pub values: Vec<(i128, String, Option<String>)>,
     /// Every value with its facts, in spec order.
     pub items: Vec<EnumValue>,
-    /// The integer type of the fields that use it.
+    /// The integer type of the fields that use it (the widest, when they differ).
     pub prim: Option<Prim>,
+    /// Fields of different integer types use it (Kaitai's enums hold any integer; the
+    /// generator's are of one type).
+    pub mixed: bool,
 }
 
 impl EnumDef {

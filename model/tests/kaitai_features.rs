@@ -106,3 +106,21 @@ fn a_type_or_enum_name_is_scoped_to_the_type_it_is_written_in() {
     ));
     assert!(e.is_ok(), "a type and an enum may share a name: {e:?}");
 }
+
+#[test]
+fn an_enum_takes_any_integer() {
+    // Negative values, no field: the narrowest signed type that holds them.
+    let s = load(&format!(
+        "{HEAD}seq: []\nenums:\n  k:\n    -1: minus\n    300: big\n"
+    ))
+    .unwrap();
+    assert_eq!(s.enums[0].prim.unwrap().rust(), "i16");
+    assert!(!s.enums[0].mixed);
+    // Fields of different widths: the widest, and marked for the generator to refuse.
+    let s = load(&format!(
+        "{HEAD}seq:\n  - id: a\n    type: u1\n    enum: k\n  - id: b\n    type: s2\n    enum: k\nenums:\n  k:\n    1: one\n"
+    ))
+    .unwrap();
+    assert_eq!(s.enums[0].prim.unwrap().rust(), "i16");
+    assert!(s.enums[0].mixed);
+}

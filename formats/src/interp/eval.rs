@@ -109,6 +109,34 @@ pub(super) fn needs_dyn(e: &Expr) -> bool {
     })
 }
 
+/// Whether `e`, if the compiled form cannot say it, is one the dynamic evaluator answers while
+/// reading: [`needs_dyn`], and also text turned to a number (`.to_i`), a float, a switch's
+/// value (a number type as a case) or an instance read from the bytes, wherever they lie.
+pub(super) fn reader_only(spec: &Spec, e: &Expr) -> bool {
+    let special = |n: &str| {
+        spec.types.iter().any(|t| {
+            t.parsed.iter().any(|p| p.id == n)
+                || t.fields.iter().any(|f| {
+                    f.id == n
+                        && matches!(
+                            f.ty,
+                            FieldType::Switch { .. }
+                                | FieldType::Prim(meshspec_model::Prim {
+                                    kind: PrimKind::F,
+                                    ..
+                                })
+                        )
+                })
+        })
+    };
+    needs_dyn(e)
+        || e.any(&|x| match x {
+            Expr::Attr(_, n) => n == "to_i" || special(n),
+            Expr::Name(n) => special(n),
+            _ => false,
+        })
+}
+
 /// A value being read, as the dynamic evaluator sees it: its type, the fields read so far, and
 /// the value it lies in.
 #[derive(Clone, Copy)]
@@ -254,7 +282,10 @@ impl Scope<'_> {
                     }
                     match self.go(&inst.value, depth + 1) {
                         // Text, a list or what only the dynamic evaluator says.
-                        Err(_) if self.measured_before.is_some() && needs_dyn(&inst.value) => {
+                        Err(_)
+                            if self.measured_before.is_some()
+                                && reader_only(self.spec, &inst.value) =>
+                        {
                             v(CE::Dyn(Box::new(e.clone())), Ty::Int)
                         }
                         other => other,
@@ -446,7 +477,7 @@ impl Scope<'_> {
     /// `e` as an integer.
     pub fn int_of(&self, e: &Expr) -> R<CE> {
         match self.compile(e) {
-            Err(_) if self.measured_before.is_some() && needs_dyn(e) => {
+            Err(_) if self.measured_before.is_some() && reader_only(self.spec, e) => {
                 Ok(CE::Dyn(Box::new(e.clone())))
             }
             v => self.int(v?).map_err(|m| format!("`{e}`: {m}")),
@@ -456,7 +487,7 @@ impl Scope<'_> {
     /// `e` as a condition.
     pub fn bool_of(&self, e: &Expr) -> R<CE> {
         match self.compile(e) {
-            Err(_) if self.measured_before.is_some() && needs_dyn(e) => {
+            Err(_) if self.measured_before.is_some() && reader_only(self.spec, e) => {
                 Ok(CE::Dyn(Box::new(e.clone())))
             }
             v => self.boolean(v?).map_err(|m| format!("`{e}`: {m}")),

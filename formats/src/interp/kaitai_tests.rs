@@ -63,14 +63,37 @@ fn an_instance_read_from_the_bytes_is_read_once_where_it_is_first_asked() {
 }
 
 #[test]
-fn an_instance_read_from_the_bytes_that_is_not_a_number_is_refused_in_a_size() {
+fn what_the_compiled_form_cannot_say_is_answered_while_reading() {
+    // The size of bytes read from elsewhere.
     let spec = "meta:\n  id: inst_bytes\nseq:\n  - id: dir\n    size: blob.size\ninstances:\n  blob:\n    pos: 0\n    size: 2\n";
-    let e = super::load("inst_bytes.ksy", spec, None)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(
-        e.contains("`blob` is an instance read from the bytes that is not a number"),
-        "{e}"
+    let got = answers("inst_bytes", spec, &[5, 6, 7], &["dir.size", "dir[1]"]);
+    assert_eq!(got, ["2", "6"]);
+    // A switch's number (dicom's `value_len`: u2 or u4 as a case), text as a number
+    // (`.to_i`), a float turned to an integer.
+    let spec = "meta:\n  id: dyn_forms\n  endian: le\nseq:\n  - id: wide\n    type: u1\n  - id: len\n    type:\n      switch-on: wide\n      cases:\n        0: u1\n        1: u2\n  - id: a\n    size: len\n  - id: digits\n    type: str\n    size: 1\n    encoding: ASCII\n  - id: b\n    size: digits.to_i\n  - id: half\n    type: f4\n  - id: c\n    size: (half * 2).to_i\n";
+    let mut input = vec![1, 2, 0, 0xaa, 0xbb, b'3', 1, 2, 3];
+    input.extend(1.0f32.to_le_bytes());
+    input.extend([9, 9]);
+    let got = answers(
+        "dyn_forms",
+        spec,
+        &input,
+        &["len", "a.size", "b.size", "b[2]", "c.size"],
     );
+    assert_eq!(got, ["2", "2", "3", "3", "2"]);
+    // The writer cannot ask them: it refuses the spec.
+    let why = unwritable("dyn_forms", spec).unwrap();
+    assert!(why.contains("dyn_forms.a"), "{why}");
+}
+
+#[test]
+fn a_value_held_in_its_own_type_through_a_switch_nests_as_deep_as_allowed() {
+    let spec = "meta:\n  id: sw_rec\nseq:\n  - id: tag\n    type: u1\n  - id: body\n    type:\n      switch-on: tag\n      cases:\n        1: sw_rec\n        0: leaf\ntypes:\n  leaf:\n    seq:\n      - id: v\n        type: u1\n";
+    let got = answers("sw_rec", spec, &[1, 1, 0, 7], &["body.body.body.v"]);
+    assert_eq!(got, ["7"]);
+    // A deep input is refused where it nests too deep, not by the stack.
+    let mut deep = vec![1u8; 100_000];
+    deep.extend([0, 7]);
+    let got = answers("sw_rec", spec, &deep, &["tag"]);
+    assert!(got[0].contains("levels of nested values"), "{got:?}");
 }

@@ -39,7 +39,7 @@ fn unwritable(spec: &Spec) -> Option<String> {
             };
             let dynamic = field_exprs(f).iter().any(|e| {
                 let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
-                super::eval::needs_dyn(e)
+                super::eval::reader_only(spec, e)
                     || e.any(&|x| matches!(x, Expr::Attr(_, n) if instance_anywhere(spec, n)))
                     || e.any(&|x| {
                         matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
@@ -335,6 +335,13 @@ fn counts_any(t: &Type, f: &Field) -> bool {
         && (f.cond.is_some() || f.users.iter().any(|&(gi, _)| t.fields[gi].cond.is_some()))
 }
 
+/// A switch with a case that holds a value of the type it is read in (a value held in its own
+/// type through switches alone): its reading counts a level of nesting.
+fn recursive_switch(spec: &Spec, t: &Type, f: &Field) -> bool {
+    matches!(f.ty, FieldType::Switch { .. })
+        && refs(&f.ty).iter().any(|r| reaches(spec, &r.name, &t.name))
+}
+
 fn recursive_list(spec: &Spec, t: &Type, f: &Field) -> bool {
     !matches!(f.repeat, Repeat::None) && refs(&f.ty).iter().any(|r| reaches(spec, &r.name, &t.name))
 }
@@ -514,27 +521,6 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
             }
         }
     };
-    // A value held inside a value of its own type through switches alone has no bounded
-    // size (the generator's Rust type would be infinite): refused, where a boxed field or a
-    // list bounds the nesting.
-    let through_switches =
-        |f: &Field| matches!(f.repeat, Repeat::None) && matches!(f.ty, FieldType::Switch { .. });
-    let inside = t
-        .fields
-        .iter()
-        .filter(|f| through_switches(f))
-        .flat_map(|f| refs(&f.ty))
-        .any(|r| {
-            reachable_by(spec, &r.name, &through_switches)
-                .iter()
-                .any(|x| x.name == t.name)
-        });
-    if inside {
-        return Err(format!(
-            "{}: holds a value of its own type through switches alone; hold it in a field of its own type or a list",
-            t.name
-        ));
-    }
     let groups = bit_groups(t);
     for &(first, count, bits) in &groups {
         if count == 0 {
@@ -901,7 +887,7 @@ fn field(
         valid,
         derive,
         // Held by value inside a value of its own type, or a tree through a list.
-        nested: boxed(spec, t, f) || recursive_list(spec, t, f),
+        nested: boxed(spec, t, f) || recursive_list(spec, t, f) || recursive_switch(spec, t, f),
         stride: if matches!(f.repeat, Repeat::None) {
             None
         } else {

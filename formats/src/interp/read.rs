@@ -674,12 +674,17 @@ impl Reader<'_> {
                         let argv = args(io, &case.args)?;
                         let ty = sw.variants[case.variant];
                         let me = fr.here();
-                        let (v, p) = match &sw.size {
+                        let read = |io: &mut Input<'a>| match &sw.size {
                             Some(Size::Expr { ce, .. }) => {
                                 let n = size(io, ce)?;
-                                io.sized(n, |io| self.read_in(io, ty, &argv, Some(&me)))?
+                                io.sized(n, |io| self.read_in(io, ty, &argv, Some(&me)))
                             }
-                            _ => self.read_in(io, ty, &argv, Some(&me))?,
+                            _ => self.read_in(io, ty, &argv, Some(&me)),
+                        };
+                        let (v, p) = if fp.nested {
+                            io.nested(at, read)?
+                        } else {
+                            read(io)?
                         };
                         return Ok((Val::Case(case.variant, Box::new(v)), p));
                     }
