@@ -69,13 +69,8 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
         }
         // `header.len_body`: an instance of another value (the emitter's values have fields
         // only).
-        let other_instance = |e: &meshspec_model::expr::Expr| {
-            e.any(&|x| {
-                matches!(x, meshspec_model::expr::Expr::Attr(_, n) if spec.types.iter().any(|u| {
-                    u.instances.iter().any(|i| &i.id == n) || u.parsed.iter().any(|p| &p.id == n)
-                }))
-            })
-        };
+        let other_instance =
+            |e: &meshspec_model::expr::Expr| meshspec_model::asks_other_value(spec, t, e);
         for f in &t.fields {
             if meshspec_model::field_exprs(f)
                 .into_iter()

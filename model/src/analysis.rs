@@ -368,3 +368,41 @@ pub fn fixed_elem(spec: &Spec, f: &Field) -> Option<u64> {
         _ => None,
     }
 }
+
+/// The spec type of the value `e` names where type `t` is written, when its form says (a
+/// field, or a field of a field, of a spec type, not repeated).
+pub fn value_type<'s>(spec: &'s Spec, t: &'s Type, e: &Expr) -> Option<&'s Type> {
+    let of = |f: &'s Field| match &f.ty {
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
+            if matches!(f.repeat, Repeat::None) =>
+        {
+            spec.ty(&r.name)
+        }
+        _ => None,
+    };
+    let member = |u: &'s Type, n: &str| {
+        u.fields
+            .iter()
+            .chain(u.parsed.iter().map(|p| &p.field))
+            .find(|f| f.id == n)
+            .and_then(of)
+    };
+    match e {
+        Expr::Name(n) => member(t, n),
+        Expr::Attr(a, n) => member(value_type(spec, t, a)?, n),
+        _ => None,
+    }
+}
+
+/// Whether `e` asks a value of another type for one of its instances or parameters
+/// (`header.len_body`), which only a reading answers.
+pub fn asks_other_value(spec: &Spec, t: &Type, e: &Expr) -> bool {
+    e.any(&|x| match x {
+        Expr::Attr(a, n) => value_type(spec, t, a).is_some_and(|u| {
+            u.instances.iter().any(|i| &i.id == n)
+                || u.parsed.iter().any(|p| &p.id == n)
+                || u.params.iter().any(|p| &p.id == n)
+        }),
+        _ => false,
+    })
+}

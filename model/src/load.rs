@@ -533,9 +533,17 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
                 ),
                 None,
             ) => {
-                let (on, cases) = switch(sw, &what, "switch needs", |t| {
+                let (on, mut cases) = switch(sw, &what, "switch needs", |t| {
                     type_ref(&str_of(t, "case type")?, &what)
                 })?;
+                // Text as a case is held by a type made for it in the encoding of this field
+                // (its own `encoding`, else its type's).
+                let enc = opt_str(m, "encoding")?.or(default_encoding.map(str::to_string));
+                for (_, r) in &mut cases {
+                    if let (true, Some(enc)) = (matches!(r.name.as_str(), "str" | "strz"), &enc) {
+                        r.name = format!("{} in {enc}", r.name);
+                    }
+                }
                 FieldType::Switch { on, cases }
             }
             (Some(t), None) => {
@@ -712,6 +720,98 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
     })
 }
 
+/// Renames the type and enum names type `t` uses: `ty` and `en` give a name's new one (`None`:
+/// unchanged).
+fn map_names(
+    t: &mut Type,
+    ty: &dyn Fn(&str) -> Option<String>,
+    en: &dyn Fn(&str) -> Option<String>,
+) {
+    let fields = t
+        .fields
+        .iter_mut()
+        .chain(t.parsed.iter_mut().map(|p| &mut p.field));
+    for f in fields {
+        match &mut f.ty {
+            FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                if let Some(n) = ty(&r.name) {
+                    r.name = n;
+                }
+            }
+            FieldType::Switch { cases, .. } => {
+                for (_, r) in cases {
+                    if let Some(n) = ty(&r.name) {
+                        r.name = n;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(n) = f.enum_name.as_deref().and_then(en) {
+            f.enum_name = Some(n);
+        }
+        for e in field_exprs_mut(f) {
+            map_expr_names(e, ty, en);
+        }
+    }
+    for p in &mut t.parsed {
+        for e in p.pos.iter_mut().chain(p.io.iter_mut()) {
+            map_expr_names(e, ty, en);
+        }
+    }
+    for i in &mut t.instances {
+        if let Some(n) = i.enum_name.as_deref().and_then(en) {
+            i.enum_name = Some(n);
+        }
+        for e in std::iter::once(&mut i.value).chain(i.cond.iter_mut()) {
+            map_expr_names(e, ty, en);
+        }
+    }
+}
+
+/// [`map_names`] in one expression: `enum::value`, `as<type>`, `sizeof<type>`.
+fn map_expr_names(
+    e: &mut Expr,
+    ty: &dyn Fn(&str) -> Option<String>,
+    en: &dyn Fn(&str) -> Option<String>,
+) {
+    let go = |x: &mut Expr| map_expr_names(x, ty, en);
+    match e {
+        Expr::EnumVal(path, _) => {
+            if let Some(n) = en(path) {
+                *path = n;
+            }
+        }
+        Expr::Cast(a, t) => {
+            if let Some(n) = ty(t) {
+                *t = n;
+            }
+            go(a);
+        }
+        Expr::SizeOf { ty: t, .. } => {
+            if let Some(n) = ty(t) {
+                *t = n;
+            }
+        }
+        Expr::Attr(a, _) | Expr::Unary(_, a) => go(a),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            go(a);
+            go(b);
+        }
+        Expr::Cond(c, a, b) => {
+            go(c);
+            go(a);
+            go(b);
+        }
+        Expr::Array(items) => items.iter_mut().for_each(go),
+        Expr::Call(a, _, args) => {
+            go(a);
+            args.iter_mut().for_each(go);
+        }
+        Expr::Int { .. } | Expr::Bool(_) | Expr::Float(_) | Expr::Str(_) | Expr::Name(_) => {}
+    }
+}
+
 /// Every expression of a field, to change ([`crate::field_exprs`]).
 fn field_exprs_mut(f: &mut Field) -> Vec<&mut Expr> {
     let mut out: Vec<&mut Expr> = vec![];
@@ -847,6 +947,8 @@ struct Loader {
     enum_parents: Vec<(Option<usize>, String)>,
     /// The types being read, outermost first.
     within: Vec<usize>,
+    /// Each type's unique name (`Type::name`), by index.
+    unique_names: Vec<String>,
 }
 
 impl Loader {
@@ -916,91 +1018,17 @@ impl Loader {
     /// Kaitai's scoping finds (names it does not find are left for the imports and the
     /// checks).
     fn scope_names(&mut self) {
-        for ti in 0..self.parents.len() {
-            let ty_of = |l: &Self, n: &str| l.find_type(ti, n).map(|i| l.types[i].name.clone());
-            let enum_of = |l: &Self, n: &str| l.find_enum(ti, n).map(|i| l.enums[i].name.clone());
-            let mut t = std::mem::take(&mut self.types[ti].fields);
-            let mut parsed = std::mem::take(&mut self.types[ti].parsed);
-            let mut instances = std::mem::take(&mut self.types[ti].instances);
-            let fields = t.iter_mut().chain(parsed.iter_mut().map(|p| &mut p.field));
-            for f in fields {
-                match &mut f.ty {
-                    FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
-                        if let Some(n) = ty_of(self, &r.name) {
-                            r.name = n;
-                        }
-                    }
-                    FieldType::Switch { cases, .. } => {
-                        for (_, r) in cases {
-                            if let Some(n) = ty_of(self, &r.name) {
-                                r.name = n;
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                if let Some(n) = f.enum_name.as_ref().and_then(|e| enum_of(self, e)) {
-                    f.enum_name = Some(n);
-                }
-                for e in field_exprs_mut(f) {
-                    self.scope_expr(ti, e);
-                }
-            }
-            for p in &mut parsed {
-                for e in p.pos.iter_mut().chain(p.io.iter_mut()) {
-                    self.scope_expr(ti, e);
-                }
-            }
-            for i in &mut instances {
-                if let Some(n) = i.enum_name.as_ref().and_then(|e| enum_of(self, e)) {
-                    i.enum_name = Some(n);
-                }
-                for e in std::iter::once(&mut i.value).chain(i.cond.iter_mut()) {
-                    self.scope_expr(ti, e);
-                }
-            }
-            self.types[ti].fields = t;
-            self.types[ti].parsed = parsed;
-            self.types[ti].instances = instances;
+        let mut types = std::mem::take(&mut self.types);
+        for (ti, t) in types.iter_mut().enumerate().take(self.parents.len()) {
+            let ty_of = |n: &str| self.find_type(ti, n).map(|i| self.parents_name(i));
+            let enum_of = |n: &str| self.find_enum(ti, n).map(|i| self.enums[i].name.clone());
+            map_names(t, &ty_of, &enum_of);
         }
+        self.types = types;
     }
 
-    /// [`Loader::scope_names`] in one expression: `enum::value`, `as<type>`, `sizeof<type>`.
-    fn scope_expr(&self, ti: usize, e: &mut Expr) {
-        match e {
-            Expr::EnumVal(path, _) => {
-                if let Some(i) = self.find_enum(ti, path) {
-                    *path = self.enums[i].name.clone();
-                }
-            }
-            Expr::Cast(a, ty) => {
-                if let Some(i) = self.find_type(ti, ty) {
-                    *ty = self.types[i].name.clone();
-                }
-                self.scope_expr(ti, a);
-            }
-            Expr::SizeOf { ty, .. } => {
-                if let Some(i) = self.find_type(ti, ty) {
-                    *ty = self.types[i].name.clone();
-                }
-            }
-            Expr::Attr(a, _) | Expr::Unary(_, a) => self.scope_expr(ti, a),
-            Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-                self.scope_expr(ti, a);
-                self.scope_expr(ti, b);
-            }
-            Expr::Cond(c, a, b) => {
-                self.scope_expr(ti, c);
-                self.scope_expr(ti, a);
-                self.scope_expr(ti, b);
-            }
-            Expr::Array(items) => items.iter_mut().for_each(|x| self.scope_expr(ti, x)),
-            Expr::Call(a, _, args) => {
-                self.scope_expr(ti, a);
-                args.iter_mut().for_each(|x| self.scope_expr(ti, x));
-            }
-            Expr::Int { .. } | Expr::Bool(_) | Expr::Float(_) | Expr::Str(_) | Expr::Name(_) => {}
-        }
+    fn parents_name(&self, i: usize) -> String {
+        self.unique_names[i].clone()
     }
 
     fn enums(&mut self, m: &Node, what: &str) -> R<()> {
@@ -1404,10 +1432,14 @@ impl Loader {
             return Err(Problem::from(format!("type `{name}` is defined twice")));
         }
         self.parents.push((parent, name.to_string()));
+        self.unique_names.push(String::new());
         let outer = parent
             .map(|p| self.parents[p].1.clone())
             .unwrap_or_default();
         let unique = self.unique(name, &outer, |l, n| l.types.iter().any(|t| t.name == n));
+        if let Some(slot) = self.unique_names.last_mut() {
+            *slot = unique.clone();
+        }
         self.types.push(Type {
             at: m.at,
             rust: camel(&unique),
@@ -1603,6 +1635,7 @@ fn load_at(
         parents: vec![],
         enum_parents: vec![],
         within: vec![],
+        unique_names: vec![],
     };
     let root = Node {
         kind: Kind::Map(
@@ -1622,8 +1655,10 @@ fn load_at(
         for f in t.fields.iter().chain(t.parsed.iter().map(|p| &p.field)) {
             if let FieldType::Switch { cases, .. } = &f.ty {
                 for (_, r) in cases {
+                    let text = r.name.split(" in ").next().unwrap_or_default();
                     let builtin = Prim::parse(&r.name).is_some()
                         || matches!(r.name.as_str(), "str" | "strz" | "bytes")
+                        || (r.name.contains(" in ") && matches!(text, "str" | "strz"))
                         || r.name
                             .strip_prefix('b')
                             .is_some_and(|n| n.parse::<u32>().is_ok());
@@ -1640,7 +1675,14 @@ fn load_at(
             at: top.at,
         };
         let mut value = vec![(s("id"), s("value"))];
-        match name.as_str() {
+        let (base, enc) = match name.split_once(" in ") {
+            Some((b, e)) => (b, Some(e)),
+            None => (name.as_str(), None),
+        };
+        if let Some(e) = enc {
+            value.push((s("encoding"), s(e)));
+        }
+        match base {
             "bytes" => value.push((
                 s("size-eos"),
                 Node {
@@ -1683,7 +1725,58 @@ fn load_at(
     }
     // Imported types keep their file's byte order; a name two files give is refused.
     let mut in_circle = false;
-    for other in imported(file, meta, resolve, loading, &mut in_circle)? {
+    for mut other in imported(file, meta, resolve, loading, &mut in_circle)? {
+        // A name of the imported spec that this spec's own type (enum) has too: Kaitai names
+        // it through the import (`riff::chunk_type`), here `riff__chunk_type`.
+        let clash = |n: &str, mine: &[String]| mine.iter().any(|m| m == n);
+
+        let my_enums: Vec<String> = l.enums.iter().map(|e| e.name.clone()).collect();
+        let renamed_types: Vec<String> = other
+            .types
+            .iter()
+            .filter(|t| {
+                let origin = t.origin.as_deref().unwrap_or(&other.file);
+                !t.wrapper
+                    && l.types.iter().any(|u| {
+                        u.name == t.name && !u.wrapper && u.origin.as_deref() != Some(origin)
+                    })
+            })
+            .map(|t| t.name.clone())
+            .collect();
+        let renamed_enums: Vec<String> = other
+            .enums
+            .iter()
+            .filter(|e| clash(&e.name, &my_enums))
+            .map(|e| e.name.clone())
+            .collect();
+        if !renamed_types.is_empty() || !renamed_enums.is_empty() {
+            let oid = other.id.clone();
+            let ty = |n: &str| {
+                renamed_types
+                    .iter()
+                    .any(|r| r == n)
+                    .then(|| format!("{oid}__{n}"))
+            };
+            let en = |n: &str| {
+                renamed_enums
+                    .iter()
+                    .any(|r| r == n)
+                    .then(|| format!("{oid}__{n}"))
+            };
+            for t in &mut other.types {
+                map_names(t, &ty, &en);
+                if let Some(n) = ty(&t.name) {
+                    t.rust = camel(&n);
+                    t.name = n;
+                }
+            }
+            for e in &mut other.enums {
+                if let Some(n) = en(&e.name) {
+                    e.rust = camel(&n);
+                    e.name = n;
+                }
+            }
+        }
         for mut t in other.types {
             if t.endian.is_none() && other.endian_stated {
                 t.endian = Some(TypeEndian::Fixed(other.endian));

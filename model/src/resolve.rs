@@ -630,7 +630,9 @@ impl NameScope<'_> {
                         let target = self.spec.ty(tn).expect("resolved earlier");
                         // An instance of the value: a value instance's type is its
                         // expression's, a positional one's its field's.
-                        if target.instances.iter().any(|i| &i.id == name) {
+                        if target.instances.iter().any(|i| &i.id == name)
+                            || target.params.iter().any(|p| &p.id == name)
+                        {
                             return Ok(None);
                         }
                         let f = target

@@ -124,3 +124,45 @@ fn an_enum_takes_any_integer() {
     assert_eq!(s.enums[0].prim.unwrap().rust(), "i16");
     assert!(s.enums[0].mixed);
 }
+
+#[test]
+fn an_imported_name_this_spec_has_too_is_the_import_s() {
+    let a = "meta:\n  id: a\n  endian: le\n  imports:\n    - b\nseq:\n  - id: mine\n    type: chunk\n  - id: theirs\n    type: b::chunk\n  - id: whole\n    type: b\ntypes:\n  chunk:\n    seq:\n      - id: x\n        type: u1\n        enum: kind\nenums:\n  kind:\n    1: mine\n";
+    let b = "meta:\n  id: b\n  endian: le\nseq:\n  - id: c\n    type: chunk\ntypes:\n  chunk:\n    seq:\n      - id: y\n        type: u2\n        enum: kind\nenums:\n  kind:\n    2: theirs\n";
+    let files = |_: &str, name: &str| -> Result<(String, String), String> {
+        match name {
+            "b" => Ok(("b.ksy".into(), b.into())),
+            _ => Err(format!("no {name}")),
+        }
+    };
+    let s = meshspec_model::load_with("a.ksy", a, &files).unwrap();
+    let target = |t: &str, f: &str| {
+        let f = s.ty(t).unwrap().fields.iter().find(|x| x.id == f).unwrap();
+        match &f.ty {
+            meshspec_model::FieldType::User(r) => s.ty(&r.name).unwrap(),
+            _ => unreachable!(),
+        }
+    };
+    assert_eq!(target("a", "mine").fields[0].id, "x");
+    assert_eq!(target("a", "theirs").fields[0].id, "y");
+    // The imported spec's own uses follow the rename, enums too.
+    let inner = target("b", "c");
+    assert_eq!(inner.fields[0].id, "y");
+    let en = inner.fields[0].enum_name.clone().unwrap();
+    assert_eq!(s.enum_def(&en).unwrap().value_of("theirs"), Some(2));
+    assert_eq!(s.enum_def("kind").unwrap().value_of("mine"), Some(1));
+}
+
+#[test]
+fn text_as_a_switch_case_is_read_in_the_encoding_where_it_is_written() {
+    let s = load(&format!(
+        "{HEAD}seq:\n  - id: t\n    type: u1\n  - id: a\n    size: 2\n    type:\n      switch-on: t\n      cases:\n        1: strz\n    encoding: UTF-16LE\n  - id: b\n    type: inner\ntypes:\n  inner:\n    meta:\n      encoding: ASCII\n    seq:\n      - id: c\n        size: 2\n        type:\n          switch-on: 1\n          cases:\n            1: str\n"
+    ))
+    .unwrap();
+    let enc = |name: &str| match &s.ty(name).unwrap().fields[0].ty {
+        meshspec_model::FieldType::Str { encoding, .. } => encoding.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(enc("strz in UTF-16LE"), "UTF-16LE");
+    assert_eq!(enc("str in ASCII"), "ASCII");
+}

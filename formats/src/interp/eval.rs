@@ -364,7 +364,8 @@ impl Scope<'_> {
                         // An instance of the value (its expression is the value's, not this
                         // one's): the dynamic evaluator answers it while reading.
                         let instance = target.instances.iter().any(|i| &i.id == name)
-                            || target.parsed.iter().any(|i| &i.id == name);
+                            || target.parsed.iter().any(|i| &i.id == name)
+                            || target.params.iter().any(|p| &p.id == name);
                         if instance && self.measured_before.is_some() {
                             return v(CE::Dyn(Box::new(e.clone())), Ty::Int);
                         }

@@ -97,3 +97,16 @@ fn a_value_held_in_its_own_type_through_a_switch_nests_as_deep_as_allowed() {
     let got = answers("sw_rec", spec, &deep, &["tag"]);
     assert!(got[0].contains("levels of nested values"), "{got:?}");
 }
+
+#[test]
+fn a_value_keeps_its_arguments() {
+    // bmp's `header.len_header`: a parameter of the header's type, asked from outside it.
+    let spec = "meta:\n  id: keep_args\nseq:\n  - id: n\n    type: u1\n  - id: header\n    type: hdr(n + 1)\n  - id: body\n    size: header.len\ntypes:\n  hdr:\n    params:\n      - id: len\n        type: u1\n    seq:\n      - id: x\n        type: u1\n";
+    let got = answers(
+        "keep_args",
+        spec,
+        &[1, 9, 5, 6, 7],
+        &["body.size", "header.len", "header.x"],
+    );
+    assert_eq!(got, ["2", "2", "9"]);
+}

@@ -40,7 +40,7 @@ fn unwritable(spec: &Spec) -> Option<String> {
             let dynamic = field_exprs(f).iter().any(|e| {
                 let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
                 super::eval::reader_only(spec, e)
-                    || e.any(&|x| matches!(x, Expr::Attr(_, n) if instance_anywhere(spec, n)))
+                    || asks_other_value(spec, t, e)
                     || e.any(&|x| {
                         matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
                             && n == "size" && !in_count)
@@ -82,14 +82,6 @@ fn unwritable(spec: &Spec) -> Option<String> {
         }
     }
     None
-}
-
-/// Whether `name` is an instance of some type of `spec` (`a.name` over a value of another
-/// type is then answered by the dynamic evaluator, which only the reader has).
-fn instance_anywhere(spec: &Spec, name: &str) -> bool {
-    spec.types
-        .iter()
-        .any(|t| t.instances.iter().any(|i| i.id == name) || t.parsed.iter().any(|p| p.id == name))
 }
 
 /// How a type orders the bytes of its numbers that do not say.

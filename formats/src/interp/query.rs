@@ -369,6 +369,11 @@ impl<'p, 'a> Query<'p, 'a> {
             if let Some(v) = obj.args.get(k) {
                 return Ok(Q::Int(*v));
             }
+            // Kept after the value's fields and its instances read from the bytes.
+            let kept = tp.t.fields.len() + tp.parsed.len() + k;
+            if let Some(v) = obj.val.fields().get(kept) {
+                return Ok(Q::Int(v.int()));
+            }
             return Err(format!(
                 "`{name}` is a parameter of `{}`: a value read does not keep its arguments",
                 tp.t.name

@@ -281,15 +281,20 @@ impl Reader<'_> {
         };
         // The instances read from the bytes while the value was read are kept after its
         // fields: asked later, they are those values (Kaitai reads an instance once).
+        // So are its arguments, after them (Kaitai keeps a value's parameters: `header.len`).
         let mut vals = fr.vals;
         let parsed = fr.parsed.into_inner();
-        if parsed.iter().any(Option::is_some) {
+        if parsed.iter().any(Option::is_some) || !args.is_empty() {
             vals.resize(n, Val::Absent);
             vals.extend(
                 parsed
                     .into_iter()
                     .map(|p| p.map_or(Val::Absent, |(v, _, _)| v)),
             );
+            vals.extend(args.iter().map(|&a| match u64::try_from(a) {
+                Ok(u) => Val::U(u),
+                Err(_) => Val::I(a as i64),
+            }));
         }
         Ok((Val::Struct(vals.into_boxed_slice()), pos))
     }
