@@ -563,6 +563,9 @@ struct NameScope<'a> {
     /// The type's parameters are known (not in a relation's check, which is evaluated over a
     /// value already read, whose arguments it does not keep).
     params: bool,
+    /// The repeated field whose element the expression is about: its elements read so far
+    /// are known (Kaitai's `groups[_index - 1]`).
+    growing: Option<usize>,
 }
 
 impl NameScope<'_> {
@@ -607,6 +610,7 @@ impl NameScope<'_> {
                         }
                         _ => None,
                     }),
+                    Some(i) if Some(i) == self.growing => Ok(None),
                     Some(_) => Err(format!("`{n}` is read after this expression")),
                     None => Err(format!(
                         "`{n}` is not a field, parameter or instance of `{}`",
@@ -685,6 +689,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
             underscore: underscore.then_some(None),
             index,
             params: true,
+            growing: None,
         };
         for (i, f) in t.fields.iter().enumerate() {
             let repeats = !matches!(f.repeat, Repeat::None);
@@ -709,10 +714,19 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
             let fail = |e: &Expr, why: String| {
                 Problem::from(format!("{}.{}: `{e}`: {why}", t.name, f.id)).or_at(f.at)
             };
+            // An element's own expressions (not the list's condition or count) see the
+            // elements before it.
+            let whole_list = |e: &Expr| {
+                f.cond.as_ref().is_some_and(|c| std::ptr::eq(c, e))
+                    || matches!(&f.repeat, Repeat::Expr(c) if std::ptr::eq(c, e))
+            };
             for e in own {
-                scope(i, false, repeats)
-                    .check(e)
-                    .map_err(|why| fail(e, why))?;
+                NameScope {
+                    growing: (repeats && !whole_list(e)).then_some(i),
+                    ..scope(i, false, repeats)
+                }
+                .check(e)
+                .map_err(|why| fail(e, why))?;
             }
             for e in f.valid.iter().flat_map(Valid::exprs).chain(until) {
                 scope(i + 1, true, repeats)
@@ -767,6 +781,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                 underscore,
                 index: r.each.is_some(),
                 params: false,
+                growing: None,
             }
             .check(check)
             .map_err(|why| fail(format!("-check `{check}`: {why}")))?;

@@ -151,6 +151,8 @@ pub(super) struct Up<'u, 'a> {
     /// Its instances read from the bytes so far, by instance: each is read once, where its
     /// `pos` says when it is first asked (Kaitai's lazy instances), and kept.
     pub parsed: Option<&'u ParsedCache<'a>>,
+    /// The list being read (its field, `usize::MAX` for none) and its elements so far.
+    pub growing: Option<(usize, &'u std::cell::RefCell<Vec<Val<'a>>>)>,
 }
 
 /// The instances read from the bytes of a value being read ([`Up::parsed`]).
@@ -181,6 +183,8 @@ pub(super) struct Scope<'s> {
     /// a conditional field reads as in the reader, an error when absent (the generator's
     /// `Scope::fallible`).
     pub fallible: bool,
+    /// The field a `valid` checks: its own name is `_` there (the value just read).
+    pub this: Option<usize>,
 }
 
 fn how(ty: Ty) -> As {
@@ -259,6 +263,10 @@ impl Scope<'_> {
                 if let Some(p) = self.ty.params.iter().position(|p| &p.id == n) {
                     v(CE::Param(p), Ty::Int)
                 } else if let Some(pos) = self.ty.fields.iter().position(|f| &f.id == n) {
+                    if Some(pos) == self.this {
+                        let ty = self.underscore.ok_or("`_` is only defined inside valid")?;
+                        return v(CE::Under(how(ty)), ty);
+                    }
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }

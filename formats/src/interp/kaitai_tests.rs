@@ -110,3 +110,36 @@ fn a_value_keeps_its_arguments() {
     );
     assert_eq!(got, ["2", "2", "9"]);
 }
+
+#[test]
+fn an_element_sees_the_elements_read_before_it() {
+    // vlq_base128_le: each group's argument is the previous group's running value.
+    let spec = "meta:\n  id: growing\nseq:\n  - id: groups\n    type: 'group(_index != 0 ? groups[_index - 1].total : 0)'\n    repeat: until\n    repeat-until: _.v == 0\ntypes:\n  group:\n    params:\n      - id: before\n        type: u2\n    seq:\n      - id: v\n        type: u1\n    instances:\n      total:\n        value: before + v\n";
+    let got = answers(
+        "growing",
+        spec,
+        &[3, 4, 5, 0, 9],
+        &["groups.size", "groups[2].total", "groups[3].total"],
+    );
+    assert_eq!(got, ["4", "12", "12"]);
+    // A condition of the whole list does not see it (it is not read yet).
+    let bad = "meta:\n  id: growing_bad\nseq:\n  - id: xs\n    type: u1\n    repeat: expr\n    repeat-expr: xs.size\n";
+    let e = super::load("growing_bad.ksy", bad, None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("`xs` is read after this expression"), "{e}");
+}
+
+#[test]
+fn a_check_names_its_own_field_as_the_value_just_read() {
+    // vlq_base128_le's `has_next`: `valid: 'idx == 9 ? false : has_next'`.
+    let spec = "meta:\n  id: valid_self\n  bit-endian: be\nseq:\n  - id: last\n    type: u1\n  - id: flag\n    type: b1\n    valid: 'last == 1 ? false : flag'\n  - id: rest\n    type: b7\n";
+    assert_eq!(answers("valid_self", spec, &[0, 0x80], &["flag"]), ["true"]);
+    assert_eq!(
+        answers("valid_self", spec, &[1, 0x00], &["flag"]),
+        ["false"]
+    );
+    let got = answers("valid_self", spec, &[1, 0x80], &["flag"]);
+    assert!(got[0].starts_with("error:"), "{got:?}");
+}

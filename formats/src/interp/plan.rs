@@ -430,6 +430,7 @@ fn relation(
         in_repeat: each.is_some(),
         measured_before: None,
         fallible: true,
+        this: None,
     };
     let cond = scope.bool_of(check)?;
     let mut shown = vec![];
@@ -488,6 +489,7 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         in_repeat: false,
         measured_before,
         fallible: false,
+        this: None,
     };
     // An instance the reader's expressions cannot compute (text, floats, arrays, `_parent`)
     // is still answered over a value read (`query`); an expression of the reader that names
@@ -611,6 +613,7 @@ fn field(
         in_repeat: false,
         measured_before: Some(fi),
         fallible: false,
+        this: None,
     };
     let elem_scope = Scope {
         in_repeat: !matches!(f.repeat, Repeat::None),
@@ -966,7 +969,7 @@ fn check(
         if !super::eval::needs_dyn(match &converted {
             Valid::Expr(e) => e,
             _ => unreachable!(),
-        }) && !matches!(f.ty, FieldType::Prim(_))
+        }) && !matches!(f.ty, FieldType::Prim(_) | FieldType::Bits(1))
         {
             return Err("valid eq, min, max and any-of compare an integer field".into());
         }
@@ -981,6 +984,7 @@ fn check(
         in_repeat: !matches!(f.repeat, Repeat::None),
         measured_before: Some(fi),
         fallible: false,
+        this: Some(fi),
     };
     let hex = |e: &Expr| matches!(e, Expr::Int { hex: true, .. });
     let (test, expected, hexed) = match valid {

@@ -159,6 +159,11 @@ pub(super) fn dynamic<'a>(
         let n = u.plan.types[u.ty].fields.len();
         let mut fields = u.fields.to_vec();
         fields.resize(n.max(fields.len()), Val::Absent);
+        if let Some((fi, list)) = u.growing {
+            if let Some(slot) = fields.get_mut(fi) {
+                *slot = Val::List(list.borrow().clone());
+            }
+        }
         Rc::new(Obj {
             ty: u.ty,
             val: Val::Struct(fields.into_boxed_slice()),

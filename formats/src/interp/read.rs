@@ -118,6 +118,9 @@ struct Frame<'f, 'a> {
     sizeof: Vec<u64>,
     /// Its instances read from the bytes, once asked.
     parsed: ParsedCache<'a>,
+    /// The elements read so far of the list being read, and its field (`usize::MAX`: none).
+    growing: std::cell::RefCell<Vec<Val<'a>>>,
+    growing_at: std::cell::Cell<usize>,
 }
 
 impl<'a> Frame<'_, 'a> {
@@ -147,6 +150,7 @@ impl<'a> Frame<'_, 'a> {
             up: self.up,
             stream: None,
             parsed: Some(&self.parsed),
+            growing: Some((self.growing_at.get(), &self.growing)),
         }
     }
 }
@@ -202,6 +206,8 @@ impl Reader<'_> {
             vals: fields.to_vec(),
             sizeof: vec![],
             parsed: Default::default(),
+            growing: Default::default(),
+            growing_at: std::cell::Cell::new(usize::MAX),
         };
         // An instance whose `if` does not hold is not read, wherever its pos points.
         if let Some(c) = &fp.cond {
@@ -246,6 +252,8 @@ impl Reader<'_> {
             vals: Vec::with_capacity(n),
             sizeof: if tp.measured { vec![0; n] } else { vec![] },
             parsed: std::cell::RefCell::new(vec![None; tp.parsed.len()]),
+            growing: Default::default(),
+            growing_at: std::cell::Cell::new(usize::MAX),
         };
         let mut poss = Vec::with_capacity(if self.loc { n } else { 0 });
         let mut fi = 0;
@@ -404,12 +412,20 @@ impl Reader<'_> {
                     refuse(fr, io, fp, &v, at, i)?;
                     Ok((v, p))
                 };
-                let mut vs = vec![];
+                // The list read so far is seen by its own elements' expressions (Kaitai's
+                // `groups[_index - 1]`).
+                let grow = &fr.growing;
+                grow.borrow_mut().clear();
+                fr.growing_at.set(fr.vals.len());
+                let done = || {
+                    fr.growing_at.set(usize::MAX);
+                    grow.take()
+                };
                 let mut ps = vec![];
                 if let Some(until) = &fp.until {
                     // Up to and including the first element the condition holds for.
                     loop {
-                        let i = vs.len();
+                        let i = grow.borrow().len();
                         let before = io.pos();
                         let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
                         // Elements that take no bytes could repeat forever: the list may hold
@@ -430,7 +446,7 @@ impl Reader<'_> {
                             .env(io, i, Some(&v))
                             .bool(until)
                             .map_err(|e| e.at_index(i))?;
-                        vs.push(v);
+                        grow.borrow_mut().push(v);
                         if keep {
                             ps.push(p);
                         }
@@ -442,18 +458,18 @@ impl Reader<'_> {
                         span: Span::new(at, io.pos()),
                         items: ps,
                     };
-                    return Ok((Val::List(vs), pos));
+                    return Ok((Val::List(done()), pos));
                 }
                 match counted(io)? {
                     Some(n) => {
                         io.room(n, fp.min_elem)?;
-                        vs.reserve_exact(n as usize);
+                        grow.borrow_mut().reserve_exact(n as usize);
                         if keep {
                             ps.reserve_exact(n as usize);
                         }
                         for i in 0..n as usize {
                             let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
-                            vs.push(v);
+                            grow.borrow_mut().push(v);
                             if keep {
                                 ps.push(p);
                             }
@@ -461,7 +477,7 @@ impl Reader<'_> {
                     }
                     None => {
                         while !io.at_end() {
-                            let i = vs.len();
+                            let i = grow.borrow().len();
                             let before = io.pos();
                             let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
                             if io.pos() == before {
@@ -473,7 +489,7 @@ impl Reader<'_> {
                                 )
                                 .at_index(i));
                             }
-                            vs.push(v);
+                            grow.borrow_mut().push(v);
                             if keep {
                                 ps.push(p);
                             }
@@ -481,13 +497,13 @@ impl Reader<'_> {
                     }
                 }
                 let pos = match fp.stride {
-                    Some(stride) => strided(stride, vs.len() as u64),
+                    Some(stride) => strided(stride, grow.borrow().len() as u64),
                     None => Pos::Each {
                         span: Span::new(at, io.pos()),
                         items: ps,
                     },
                 };
-                Ok((Val::List(vs), pos))
+                Ok((Val::List(done()), pos))
             }
         }
     }
