@@ -12,6 +12,23 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
         ));
     }
     for t in &spec.types {
+        match &t.endian {
+            Some(meshspec_model::TypeEndian::Inherit) => {
+                return Err(format!(
+                    "{}:{}: {}: a byte order inherited at run time (a type inside one whose order is calculated) is read by the interpreter but not yet generated",
+                    spec.file, t.at, t.name
+                ))
+            }
+            Some(meshspec_model::TypeEndian::Switch { on, .. })
+                if on.names().iter().any(|n| !t.params.iter().any(|p| &p.id == n)) =>
+            {
+                return Err(format!(
+                    "{}:{}: {}: a byte order calculated from values other than the type's parameters is read by the interpreter but not yet generated",
+                    spec.file, t.at, t.name
+                ))
+            }
+            _ => {}
+        }
         if let Some(p) = t.params.iter().find(|p| p.flag) {
             return Err(format!(
                 "{}:{}: {}: parameter `{}` of type bool is read by the interpreter but not yet generated",

@@ -251,7 +251,13 @@ pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
 /// `fixed_size` bytes. Returns each field's offset.
 pub fn block_offsets(t: &Type) -> Option<Vec<u64>> {
     t.fixed_size?;
-    if !t.params.is_empty() {
+    // A block's numbers are in one known order.
+    if !t.params.is_empty()
+        || matches!(
+            t.endian,
+            Some(TypeEndian::Switch { .. } | TypeEndian::Inherit)
+        )
+    {
         return None;
     }
     let mut offs = vec![];

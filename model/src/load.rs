@@ -949,6 +949,8 @@ struct Loader {
     within: Vec<usize>,
     /// Each type's unique name (`Type::name`), by index.
     unique_names: Vec<String>,
+    /// The type being read is written inside one whose byte order is calculated.
+    inherit: bool,
 }
 
 impl Loader {
@@ -1172,7 +1174,11 @@ impl Loader {
             }
             None => None.unzip(),
         };
-        let endian = own_endian.clone().or(self.endian.map(TypeEndian::Fixed));
+        let endian = own_endian.clone().or(if self.inherit {
+            Some(TypeEndian::Inherit)
+        } else {
+            self.endian.map(TypeEndian::Fixed)
+        });
         let saved_encoding = self.encoding.clone();
         if let Some(e) = &own_encoding {
             self.encoding = Some(e.clone());
@@ -1461,10 +1467,16 @@ impl Loader {
             endian,
         });
         // Kaitai's types inherit the byte order and the encoding of the type they are written
-        // in (a computed order is not inherited here: such a type's types state their own).
-        let (outer_endian, outer_encoding) = (self.endian, self.encoding.clone());
-        if let Some(TypeEndian::Fixed(e)) = own_endian {
-            self.endian = Some(e);
+        // in (a computed order at run time: `TypeEndian::Inherit`).
+        let (outer_endian, outer_encoding, outer_inherit) =
+            (self.endian, self.encoding.clone(), self.inherit);
+        match own_endian {
+            Some(TypeEndian::Fixed(e)) => {
+                self.endian = Some(e);
+                self.inherit = false;
+            }
+            Some(_) => self.inherit = true,
+            None => {}
         }
         if let Some(e) = own_encoding {
             self.encoding = Some(e);
@@ -1480,7 +1492,7 @@ impl Loader {
             }
             self.within.pop();
         }
-        (self.endian, self.encoding) = (outer_endian, outer_encoding);
+        (self.endian, self.encoding, self.inherit) = (outer_endian, outer_encoding, outer_inherit);
         Ok(())
     }
 }
@@ -1636,6 +1648,7 @@ fn load_at(
         enum_parents: vec![],
         within: vec![],
         unique_names: vec![],
+        inherit: false,
     };
     let root = Node {
         kind: Kind::Map(
@@ -1721,6 +1734,8 @@ fn load_at(
         l.ty(&name, &node, None)?;
         if let Some(t) = l.types.last_mut() {
             t.wrapper = true;
+            // A number as a case is in the order of the value whose switch names it.
+            t.endian = Some(TypeEndian::Inherit);
         }
     }
     // Imported types keep their file's byte order; a name two files give is refused.

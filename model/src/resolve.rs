@@ -276,9 +276,11 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
     for t in &spec.types {
         if let Some(TypeEndian::Switch { on, .. }) = &t.endian {
             for n in on.names() {
-                if !t.params.iter().any(|p| p.id == n) {
+                // Parameters, and the values this one is read in (`_root.endianness`).
+                if !t.params.iter().any(|p| p.id == n) && !matches!(n.as_str(), "_root" | "_parent")
+                {
                     return Err(Problem::from(format!(
-                        "{}: meta.endian switch-on reads `{n}`, which is not a parameter of the type (only parameters are known before the first field)",
+                        "{}: meta.endian switch-on reads `{n}`, which is not a parameter of the type nor a value it is read in (only those are known before the first field)",
                         t.name
                     )).or_at(t.at));
                 }

@@ -392,6 +392,9 @@ pub enum TypeEndian {
         on: Expr,
         cases: Vec<(Expr, Endian)>,
     },
+    /// A type written inside one whose order is calculated, with no `meta: endian` of its own:
+    /// Kaitai reads it in the order of the value it is read in, known only at run time.
+    Inherit,
 }
 
 /// One named value of an enum, with the document's facts for its row.

@@ -153,6 +153,8 @@ pub(super) struct Up<'u, 'a> {
     pub parsed: Option<&'u ParsedCache<'a>>,
     /// The list being read (its field, `usize::MAX` for none) and its elements so far.
     pub growing: Option<(usize, &'u std::cell::RefCell<Vec<Val<'a>>>)>,
+    /// Its byte order (what a type inside it that inherits its order takes).
+    pub order: binrw::Endian,
 }
 
 /// The instances read from the bytes of a value being read ([`Up::parsed`]).

@@ -143,3 +143,20 @@ fn a_check_names_its_own_field_as_the_value_just_read() {
     let got = answers("valid_self", spec, &[1, 0x80], &["flag"]);
     assert!(got[0].starts_with("error:"), "{got:?}");
 }
+
+#[test]
+fn a_byte_order_calculated_from_the_values_read_before_is_inherited_inside() {
+    // exif/elf/pcap: the body's order from the root's magic; the types inside the body, and a
+    // number as a switch's case, take it; an instance read from the bytes too.
+    let spec = "meta:\n  id: endian_calc\nseq:\n  - id: magic\n    size: 2\n  - id: body\n    type: body\ntypes:\n  body:\n    meta:\n      endian:\n        switch-on: _root.magic\n        cases:\n          '[0x4d, 0x4d]': be\n          _: le\n    seq:\n      - id: a\n        type: u2\n      - id: inner\n        type: inner\n    types:\n      inner:\n        seq:\n          - id: b\n            type: u2\n          - id: c\n            type:\n              switch-on: 1\n              cases:\n                1: u2\n        instances:\n          at0:\n            pos: 2\n            type: u2\n";
+    let exprs = ["body.a", "body.inner.b", "body.inner.c", "body.inner.at0"];
+    let be = answers("endian_calc", spec, &[0x4d, 0x4d, 0, 1, 0, 2, 0, 3], &exprs);
+    assert_eq!(be, ["1", "2", "3", "1"]);
+    let le = answers("endian_calc", spec, &[0x49, 0x49, 1, 0, 2, 0, 3, 0], &exprs);
+    assert_eq!(le, ["1", "2", "3", "1"]);
+    let why = unwritable("endian_calc", spec).unwrap();
+    assert!(
+        why.contains("a byte order from the values it is read in"),
+        "{why}"
+    );
+}

@@ -23,6 +23,20 @@ pub(crate) struct Plan {
 /// The first construct of `spec` that the interpreter reads but does not write back exactly.
 fn unwritable(spec: &Spec) -> Option<String> {
     for t in &spec.types {
+        let calculated = match &t.endian {
+            Some(TypeEndian::Inherit) => true,
+            Some(TypeEndian::Switch { on, .. }) => on
+                .names()
+                .iter()
+                .any(|n| !t.params.iter().any(|p| &p.id == n)),
+            _ => false,
+        };
+        if calculated {
+            return Some(format!(
+                "{}:{}: {}: a byte order from the values it is read in is read but not yet written back",
+                spec.file, t.at, t.name
+            ));
+        }
         if let Some(f) = t.fields.iter().find(|f| matches!(f.ty, FieldType::Bits(_))) {
             let odd = bit_groups(t).iter().any(|g| g.2 % 8 != 0);
             if spec.bit_endian == meshspec_model::Endian::Be || odd {
@@ -87,9 +101,14 @@ fn unwritable(spec: &Spec) -> Option<String> {
 /// How a type orders the bytes of its numbers that do not say.
 pub(crate) enum Order {
     Fixed(Endian),
+    /// A type written inside one whose order is calculated: the order of the value it is
+    /// read in.
+    Inherit,
     /// `meta: endian: switch-on`: chosen from the parameters when a value starts.
     Switch {
-        on: CE,
+        /// The value switched on, where it is a number (for the error).
+        on: Option<CE>,
+        /// Each case's test, the default last.
         cases: Vec<(CE, Endian)>,
         expected: String,
     },
@@ -497,19 +516,31 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
     let order = match &t.endian {
         None => Order::Fixed(self::order(spec.endian)),
         Some(TypeEndian::Fixed(e)) => Order::Fixed(self::order(*e)),
+        Some(TypeEndian::Inherit) => Order::Inherit,
         Some(TypeEndian::Switch { on, cases }) => {
-            let sc = scope(0, None);
-            let on_ce = sc.int_of(on).map_err(|e| format!("{}: {e}", t.name))?;
+            // `_root.endianness`: answered by the dynamic evaluator over the values this one
+            // is read in. Each case is a test (`on == key`; bytes and text compared by the
+            // dynamic evaluator), `_` the default, tried last.
+            let sc = scope(0, Some(0));
             let mut arms = vec![];
+            let mut default = None;
             for (k, e) in cases {
+                if matches!(k, Expr::Name(n) if n == "_") {
+                    default = Some(self::order(*e));
+                    continue;
+                }
+                let test = Expr::Binary(BinOp::Eq, Box::new(on.clone()), Box::new(k.clone()));
                 arms.push((
-                    sc.int_of(k).map_err(|e| format!("{}: {e}", t.name))?,
+                    sc.bool_of(&test).map_err(|e| format!("{}: {e}", t.name))?,
                     self::order(*e),
                 ));
             }
+            if let Some(e) = default {
+                arms.push((CE::Bool(true), e));
+            }
             let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();
             Order::Switch {
-                on: on_ce,
+                on: sc.int_of(on).ok(),
                 cases: arms,
                 expected: format!("`{on}` to be one of {} (the byte order)", keys.join(", ")),
             }

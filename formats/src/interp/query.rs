@@ -352,7 +352,16 @@ impl<'p, 'a> Query<'p, 'a> {
                 loc: true,
             };
             let (v, vpos) = reader
-                .read_instance(self.input, obj.ty, k, obj.val.fields(), at, io.1)
+                .read_instance(
+                    self.input,
+                    obj.ty,
+                    k,
+                    obj.val.fields(),
+                    &self.args_of(obj),
+                    self.order_of(obj, depth + 1)?,
+                    at,
+                    io.1,
+                )
                 .map_err(|e| e.to_string())?;
             if let Some(c) = cache {
                 if let Some(slot) = c.borrow_mut().get_mut(k) {
@@ -385,6 +394,52 @@ impl<'p, 'a> Query<'p, 'a> {
             ));
         }
         Err(format!("`{}` has no field or instance `{name}`", tp.t.name))
+    }
+
+    /// The arguments of `obj`: given while it is read, kept after its fields once read.
+    fn args_of(&self, obj: &Obj<'a>) -> Vec<i128> {
+        if !obj.args.is_empty() {
+            return obj.args.clone();
+        }
+        let tp = &self.plan.types[obj.ty];
+        let from = tp.t.fields.len() + tp.parsed.len();
+        (0..tp.t.params.len())
+            .map(|k| obj.val.fields().get(from + k).map_or(0, Val::int))
+            .collect()
+    }
+
+    /// The byte order of `obj`: its type's, or calculated as its reader calculated it.
+    fn order_of(&self, obj: &Rc<Obj<'a>>, depth: u32) -> R<binrw::Endian> {
+        if depth > 64 {
+            return Err("byte orders that refer to each other in a loop".into());
+        }
+        let tp = &self.plan.types[obj.ty];
+        match (&tp.order, &tp.t.endian) {
+            (super::plan::Order::Fixed(e), _) => Ok(*e),
+            (super::plan::Order::Inherit, _) => match &obj.parent {
+                Some(p) => self.order_of(p, depth + 1),
+                None => Err(format!(
+                    "`{}` takes the byte order of the value it is read in, and is read on its own",
+                    tp.t.name
+                )),
+            },
+            (_, Some(meshspec_model::TypeEndian::Switch { on, cases })) => {
+                let v = self.eval(obj, on, depth + 1)?;
+                let mut default = None;
+                for (k, e) in cases {
+                    if matches!(k, Expr::Name(n) if n == "_") {
+                        default = Some(super::plan::order(*e));
+                        continue;
+                    }
+                    let key = self.eval(obj, k, depth + 1)?;
+                    if truth(&binary(BinOp::Eq, v.clone(), key)?)? {
+                        return Ok(super::plan::order(*e));
+                    }
+                }
+                default.ok_or_else(|| format!("`{on}` is none of the byte order's cases"))
+            }
+            _ => Err("a byte order the type does not state".into()),
+        }
     }
 
     /// Field `fp` of `obj`, whose value is `v`, at `pos`.

@@ -46,11 +46,30 @@ where
     Ok(i128::try_from(x).unwrap_or(v))
 }
 
-/// The byte order of a value of a type: fixed, or chosen by its parameters (refused where it
-/// starts when none is chosen).
-pub(super) fn type_order(tp: &TypePlan, args: &[i128], start: u64) -> Result<Endian> {
+/// The byte order of a value of type `ty` starting at `start`: fixed, chosen by its
+/// parameters or the values it is read in (`up`), or `up`'s own (refused where it starts when
+/// none is chosen, or there is no value it is read in).
+pub(super) fn type_order(
+    plan: &Plan,
+    ty: usize,
+    args: &[i128],
+    start: u64,
+    up: Option<&Up<'_, '_>>,
+) -> Result<Endian> {
+    let tp = &plan.types[ty];
     match &tp.order {
         Order::Fixed(e) => Ok(*e),
+        Order::Inherit => up.map(|u| u.order).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Input,
+                start,
+                format!(
+                    "`{}` read inside a value whose byte order it takes",
+                    tp.t.name
+                ),
+                "a value read on its own",
+            )
+        }),
         Order::Switch {
             on,
             cases,
@@ -58,20 +77,28 @@ pub(super) fn type_order(tp: &TypePlan, args: &[i128], start: u64) -> Result<End
         } => {
             let env = Env {
                 start,
+                here: up.map(|u| Up {
+                    plan,
+                    ty,
+                    fields: &[],
+                    up: Some(u),
+                    stream: None,
+                    parsed: None,
+                    growing: None,
+                    order: u.order,
+                }),
                 ..Env::params(args)
             };
-            let v = env.int(on)?;
-            for (k, e) in cases {
-                if v == env.int(k)? {
+            for (test, e) in cases {
+                if env.bool(test)? {
                     return Ok(*e);
                 }
             }
-            Err(Error::new(
-                ErrorKind::Switch,
-                start,
-                expected,
-                v.to_string(),
-            ))
+            let found = match on {
+                Some(on) => env.int(on)?.to_string(),
+                None => "none of them".into(),
+            };
+            Err(Error::new(ErrorKind::Switch, start, expected, found))
         }
     }
 }
@@ -151,6 +178,7 @@ impl<'a> Frame<'_, 'a> {
             stream: None,
             parsed: Some(&self.parsed),
             growing: Some((self.growing_at.get(), &self.growing)),
+            order: self.order,
         }
     }
 }
@@ -182,12 +210,15 @@ impl Reader<'_> {
     /// Instance `k` of type `ty` read from the bytes, for a value of that type whose fields
     /// are `fields`: at `at` of `input` (an offset in the whole input, the instance's `pos`
     /// added to its stream's start), its stream ending at `end`.
+    #[allow(clippy::too_many_arguments)]
     pub fn read_instance<'a>(
         &self,
         input: &'a [u8],
         ty: usize,
         k: usize,
         fields: &[Val<'a>],
+        args: &[i128],
+        order: Endian,
         at: u64,
         end: u64,
     ) -> Result<(Val<'a>, Pos)> {
@@ -200,9 +231,9 @@ impl Reader<'_> {
             up: None,
             plan: self.plan,
             tp,
-            args: &[],
+            args,
             start: at,
-            order: type_order(tp, &[], at)?,
+            order,
             vals: fields.to_vec(),
             sizeof: vec![],
             parsed: Default::default(),
@@ -239,7 +270,7 @@ impl Reader<'_> {
     ) -> Result<(Val<'a>, Pos)> {
         let tp = &self.plan.types[ty];
         let start = io.pos();
-        let order = type_order(tp, args, start)?;
+        let order = type_order(self.plan, ty, args, start, up)?;
         let n = tp.fields.len();
         let mut fr = Frame {
             ty,
@@ -913,7 +944,11 @@ fn unit_of(enc: &str) -> usize {
 
 /// A value of block type `tp` (numbers at fixed offsets) from its bytes.
 pub(crate) fn decode_block<'a>(tp: &TypePlan, b: &[u8]) -> Val<'a> {
-    let order = type_order(tp, &[], 0).unwrap_or(Endian::Little);
+    // A block's type has a fixed order (`meshspec_model::block_offsets`).
+    let order = match tp.order {
+        Order::Fixed(e) => e,
+        _ => Endian::Little,
+    };
     let fields = tp
         .fields
         .iter()
