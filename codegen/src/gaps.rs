@@ -120,7 +120,11 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
                             && (n == "eof" || (n == "size" && !in_count)))
                 })
             });
-            let gap = if io_beyond {
+            let gap = if matches!(f.ty, FieldType::Contents(_))
+                && (f.cond.is_some() || !matches!(f.repeat, meshspec_model::Repeat::None))
+            {
+                Some("a contents field with a condition or a repeat")
+            } else if io_beyond {
                 Some("`_io.eof`, or `_io.size` outside a count")
             } else if default_case {
                 Some("a switch's `_` case")

@@ -160,3 +160,35 @@ fn a_byte_order_calculated_from_the_values_read_before_is_inherited_inside() {
         "{why}"
     );
 }
+
+#[test]
+fn contents_with_a_condition_or_a_repeat_are_checked_where_they_are() {
+    let spec = "meta:\n  id: contents_vary\nseq:\n  - id: has\n    type: u1\n  - id: magic\n    contents: [0xca, 0xfe]\n    if: has == 1\n  - id: marks\n    contents: 'ab'\n    repeat: expr\n    repeat-expr: 2\n  - id: end\n    type: u1\n";
+    let got = answers(
+        "contents_vary",
+        spec,
+        &[1, 0xca, 0xfe, b'a', b'b', b'a', b'b', 9],
+        &["end", "marks.size"],
+    );
+    assert_eq!(got, ["9", "2"]);
+    let got = answers(
+        "contents_vary",
+        spec,
+        &[0, b'a', b'b', b'a', b'b', 9],
+        &["end", "magic"],
+    );
+    assert_eq!(got, ["9", "null"]);
+    // Other bytes where they are present are refused.
+    let got = answers(
+        "contents_vary",
+        spec,
+        &[0, b'a', b'b', b'a', b'x', 9],
+        &["end"],
+    );
+    assert!(got[0].starts_with("error:"), "{got:?}");
+    let why = unwritable("contents_vary", spec).unwrap();
+    assert!(
+        why.contains("a contents field with a condition or a repeat"),
+        "{why}"
+    );
+}

@@ -60,7 +60,11 @@ fn unwritable(spec: &Spec) -> Option<String> {
                             && n == "size" && !in_count)
                     })
             });
-            let why = if dynamic {
+            let contents_varies = matches!(f.ty, FieldType::Contents(_))
+                && (f.cond.is_some() || !matches!(f.repeat, Repeat::None));
+            let why = if contents_varies {
+                Some("a contents field with a condition or a repeat (a value keeps no contents, so not whether or how often it is there)")
+            } else if dynamic {
                 Some("an expression over _parent, _root, text, bytes, arrays or another value's instances (evaluated while reading only)")
             } else if f.process.is_some() {
                 Some("process (zlib, xor, rol, ror)")
@@ -670,11 +674,6 @@ fn field(
             Size_::Eos => Size::Eos,
         })
     };
-    if matches!(f.ty, FieldType::Contents(_))
-        && (f.cond.is_some() || !matches!(f.repeat, Repeat::None))
-    {
-        return Err("a contents field that repeats or has a condition is not in the subset".into());
-    }
     if let FieldType::Str { encoding, .. } | FieldType::Strz { encoding } = &f.ty {
         super::encoding::decode(b"", encoding)?;
     }
