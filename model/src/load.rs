@@ -470,7 +470,25 @@ fn valid(v: &Node, what: &str) -> R<Valid> {
     match &v.kind {
         Kind::Map(_) => {
             let m = v;
-            check_keys(m, &["eq", "min", "max", "any-of", "expr"], what)?;
+            check_keys(m, &["eq", "min", "max", "any-of", "expr", "in-enum"], what)?;
+            // `in-enum: true`: one of the field's enum's values (filled in once the enums are
+            // known: `in_enum`).
+            match get(m, "in-enum").map(|n| (n, &n.kind)) {
+                None => {}
+                Some((_, Kind::Bool(true))) => {
+                    return Ok(Valid::AnyOf(vec![Expr::Name(IN_ENUM.into())]))
+                }
+                // As Kaitai: without a check, there is no `valid`.
+                Some((n, _)) => {
+                    return Err(Problem {
+                        at: Some(n.at),
+                        message: format!(
+                            "{what}: in-enum can only be true (without a check, leave valid out), found {}",
+                            n.describe()
+                        ),
+                    })
+                }
+            }
             if let Some(e) = opt_expr(m, "eq", what)? {
                 return Ok(Valid::Eq(e));
             }
@@ -491,6 +509,65 @@ fn valid(v: &Node, what: &str) -> R<Valid> {
             })
         }
         _ => Ok(Valid::Eq(expr_of(v, &format!("{what}: valid"))?)),
+    }
+}
+
+/// The placeholder of `valid: in-enum: true` until the field's enum is known (a name no
+/// expression can spell).
+const IN_ENUM: &str = "in-enum";
+
+/// `valid: in-enum: true` made the check that the value is one of its enum's values.
+fn in_enum(spec: &mut Spec) -> R<()> {
+    let enums = spec.enums.clone();
+    for t in &mut spec.types {
+        let fields = t
+            .fields
+            .iter_mut()
+            .chain(t.parsed.iter_mut().map(|p| &mut p.field));
+        for f in fields {
+            let Some(Valid::AnyOf(es)) = &f.valid else {
+                continue;
+            };
+            if !matches!(es.as_slice(), [Expr::Name(n)] if n == IN_ENUM) {
+                continue;
+            }
+            let what = format!("{}.{}", t.name, f.id);
+            let en = f.enum_name.clone().ok_or_else(|| {
+                Problem::from(format!("{what}: valid in-enum needs an enum")).or_at(f.at)
+            })?;
+            let probe = Spec {
+                enums: enums.clone(),
+                types: vec![],
+                ..spec_shell()
+            };
+            let def = probe
+                .enum_def(&en)
+                .ok_or_else(|| Problem::from(format!("{what}: no enum `{en}`")).or_at(f.at))?;
+            f.valid = Some(Valid::AnyOf(
+                def.values
+                    .iter()
+                    .map(|(_, id, _)| Expr::EnumVal(def.name.clone(), id.clone()))
+                    .collect(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A spec with nothing in it (to look names up in a part of one).
+fn spec_shell() -> Spec {
+    Spec {
+        file: String::new(),
+        id: String::new(),
+        title: String::new(),
+        application: None,
+        extension: None,
+        license: None,
+        endian: Endian::Le,
+        endian_stated: false,
+        bit_endian: Endian::Be,
+        types: vec![],
+        enums: vec![],
     }
 }
 
@@ -1188,7 +1265,11 @@ impl Loader {
             for p in items(ps, "params")? {
                 let param = within(p, || {
                     let pm = map_of(p, "param")?;
-                    check_keys(pm, &["id", "type", "doc", "-context", "-default"], name)?;
+                    check_keys(
+                        pm,
+                        &["id", "type", "enum", "doc", "-context", "-default"],
+                        name,
+                    )?;
                     let id = opt_str(pm, "id")?.ok_or("param needs id")?;
                     let t = opt_str(pm, "type")?.ok_or("param needs type")?;
                     // A flag is the integer 0 or 1 here.
@@ -1225,6 +1306,7 @@ impl Loader {
                         )));
                     }
                     Ok(Param {
+                        enum_name: opt_str(pm, "enum")?,
                         flag: t == "bool",
                         id,
                         prim,
@@ -1851,6 +1933,7 @@ fn load_at(
     if in_circle && loading.len() > 1 {
         return Ok(spec);
     }
+    in_enum(&mut spec)?;
     crate::resolve::resolve(&mut spec).map_err(|p| {
         // A complaint about a type of the circle that another file defines names that file.
         let head = p.message.split(['.', ':', ' ']).next().unwrap_or_default();

@@ -268,6 +268,9 @@ pub struct Param {
     pub prim: Prim,
     /// `type: bool`: the value is 0 or 1 (`prim` is `u1`).
     pub flag: bool,
+    /// `enum`: the value names a value of this enum (Kaitai's typed parameter; here its
+    /// integer).
+    pub enum_name: Option<String>,
     pub doc: Option<String>,
     /// For layouts: the name of the command-line value that fills this parameter.
     pub context: Option<String>,

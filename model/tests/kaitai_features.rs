@@ -166,3 +166,45 @@ fn text_as_a_switch_case_is_read_in_the_encoding_where_it_is_written() {
     assert_eq!(enc("strz in UTF-16LE"), "UTF-16LE");
     assert_eq!(enc("str in ASCII"), "ASCII");
 }
+
+#[test]
+fn in_enum_checks_the_value_is_one_of_the_enum_s() {
+    let s = load(&format!(
+        "{HEAD}seq:\n  - id: c\n    type: u1\n    enum: color\n    valid:\n      in-enum: true\nenums:\n  color:\n    0: grey\n    2: rgb\n"
+    ))
+    .unwrap();
+    match &s.types[0].fields[0].valid {
+        Some(meshspec_model::Valid::AnyOf(es)) => {
+            let shown: Vec<String> = es.iter().map(|e| e.to_string()).collect();
+            assert_eq!(shown, ["color::grey", "color::rgb"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = load(&format!(
+        "{HEAD}seq:\n  - id: c\n    type: u1\n    valid:\n      in-enum: true\n"
+    ))
+    .unwrap_err();
+    assert!(e.contains("x.c: valid in-enum needs an enum"), "{e}");
+    let e = load(&format!(
+        "{HEAD}seq:\n  - id: c\n    type: u1\n    enum: k\n    valid:\n      in-enum: 3\nenums:\n  k: {{}}\n"
+    ))
+    .unwrap_err();
+    assert!(e.contains("in-enum can only be true"), "{e}");
+}
+
+#[test]
+fn a_parameter_may_name_an_enum() {
+    let s = load(&format!(
+        "{HEAD}seq:\n  - id: t\n    type: tab(kind::a)\ntypes:\n  tab:\n    params:\n      - id: k\n        type: u1\n        enum: kind\nenums:\n  kind:\n    1: a\n"
+    ))
+    .unwrap();
+    assert_eq!(
+        s.ty("tab").unwrap().params[0].enum_name.as_deref(),
+        Some("kind")
+    );
+    let e = load(&format!(
+        "{HEAD}seq:\n  - id: t\n    type: tab(1)\ntypes:\n  tab:\n    params:\n      - id: k\n        type: u1\n        enum: nope\n"
+    ))
+    .unwrap_err();
+    assert!(e.contains("param k: no enum `nope`"), "{e}");
+}

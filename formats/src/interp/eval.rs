@@ -338,8 +338,22 @@ impl Scope<'_> {
                     .ok_or_else(|| {
                         format!("`{n}._sizeof`: `{n}` is not a field of `{}`", self.ty.name)
                     })?;
+                // A field whose size is fixed has it before it is read (dbf's
+                // `header_terminator._sizeof`, a contents field after the expression).
+                let f = &self.ty.fields[pos];
+                let fixed = match meshspec_model::elem_size(self.spec, f) {
+                    (_, Some(n))
+                        if matches!(f.repeat, Repeat::None)
+                            && f.cond.is_none()
+                            && !matches!(f.ty, FieldType::Bits(_)) =>
+                    {
+                        Some(n)
+                    }
+                    _ => None,
+                };
                 match self.measured_before {
                     Some(before) if pos < before => v(CE::Sizeof(pos), Ty::Int),
+                    _ if fixed.is_some() => v(CE::Int(i128::from(fixed.unwrap_or(0))), Ty::Int),
                     Some(_) => Err(format!(
                         "`{n}._sizeof` is used before `{n}` is read (or written)"
                     )),

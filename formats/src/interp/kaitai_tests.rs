@@ -192,3 +192,17 @@ fn contents_with_a_condition_or_a_repeat_are_checked_where_they_are() {
         "{why}"
     );
 }
+
+#[test]
+fn a_fixed_size_is_known_before_its_field_and_io_pos_is_an_argument() {
+    // dbf: `header_terminator._sizeof` of a contents field read later; utf8_string:
+    // `_io.pos` passed to a type.
+    let spec = "meta:\n  id: sizeof_later\nseq:\n  - id: a\n    size: 3 - term._sizeof\n  - id: term\n    contents: [0x0d]\n  - id: p\n    type: at(_io.pos)\ntypes:\n  at:\n    params:\n      - id: where\n        type: u1\n    seq:\n      - id: v\n        type: u1\n    instances:\n      here:\n        value: where\n";
+    let got = answers(
+        "sizeof_later",
+        spec,
+        &[1, 2, 0x0d, 7],
+        &["a.size", "p.here", "p.v"],
+    );
+    assert_eq!(got, ["2", "3", "7"]);
+}
