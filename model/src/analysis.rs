@@ -394,10 +394,27 @@ pub fn value_type<'s>(spec: &'s Spec, t: &'s Type, e: &Expr) -> Option<&'s Type>
             .and_then(of)
     };
     match e {
+        // The spec's own root, where its own types are written.
+        Expr::Name(n) if n == "_root" && t.origin.is_none() => spec.ty(&spec.id),
         Expr::Name(n) => member(t, n),
         Expr::Attr(a, n) => member(value_type(spec, t, a)?, n),
         _ => None,
     }
+}
+
+/// The size in bytes of the field `e` names (`footer.op`, `_root.file_header`) where it is
+/// fixed: not repeated, not conditional, of a fixed size, not bits.
+pub fn fixed_field_size(spec: &Spec, t: &Type, e: &Expr) -> Option<u64> {
+    let (owner, name) = match e {
+        Expr::Name(n) => (t, n),
+        Expr::Attr(a, n) => (value_type(spec, t, a)?, n),
+        _ => return None,
+    };
+    let f = owner.fields.iter().find(|f| &f.id == name)?;
+    if !matches!(f.repeat, Repeat::None) || f.cond.is_some() || matches!(f.ty, FieldType::Bits(_)) {
+        return None;
+    }
+    elem_size(spec, f).1
 }
 
 /// Whether `e` asks a value of another type for one of its instances or parameters

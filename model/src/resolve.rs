@@ -233,10 +233,8 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             f.measured = true;
         }
     }
-    check_endian_and_io(spec)?;
-    check_kinds(spec)?;
-    check_names(spec)?;
-    // Sizes, innermost types first (a fixed point: types refer to each other in any order).
+    // Sizes, innermost types first (a fixed point: types refer to each other in any order);
+    // the names' check asks them (`_root.header._sizeof` of a fixed-size header).
     let n = spec.types.len();
     for _ in 0..=n {
         for ti in 0..n {
@@ -245,6 +243,9 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             spec.types[ti].fixed_size = fixed;
         }
     }
+    check_endian_and_io(spec)?;
+    check_kinds(spec)?;
+    check_names(spec)?;
     // A documented offset that is a number must be where the fixed fields before it end.
     for t in &spec.types {
         for (f, at) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
@@ -626,6 +627,7 @@ impl NameScope<'_> {
                 if name == "_sizeof" {
                     return match &**a {
                         Expr::Name(n) if t.fields.iter().any(|f| &f.id == n) => Ok(None),
+                        other if crate::fixed_field_size(self.spec, t, other).is_some() => Ok(None),
                         other => Err(format!(
                             "`_sizeof` applies to a field of `{}`, not to `{other}`",
                             t.name

@@ -116,6 +116,7 @@ pub(super) fn reader_only(spec: &Spec, e: &Expr) -> bool {
     let special = |n: &str| {
         spec.types.iter().any(|t| {
             t.parsed.iter().any(|p| p.id == n)
+                || t.instances.iter().any(|i| i.id == n && needs_dyn(&i.value))
                 || t.fields.iter().any(|f| {
                     f.id == n
                         && matches!(
@@ -328,7 +329,11 @@ impl Scope<'_> {
             }
             Expr::Attr(a, name) if name == "_sizeof" => {
                 let Expr::Name(n) = &**a else {
-                    return Err(format!("`_sizeof` applies to a field name, not to `{a}`"));
+                    // A field of another value whose size is fixed (`footer.op._sizeof`).
+                    return match meshspec_model::fixed_field_size(self.spec, self.ty, a) {
+                        Some(size) => v(CE::Int(i128::from(size)), Ty::Int),
+                        None => Err(format!("`_sizeof` applies to a field name, not to `{a}`")),
+                    };
                 };
                 let pos = self
                     .ty

@@ -206,3 +206,23 @@ fn a_fixed_size_is_known_before_its_field_and_io_pos_is_an_argument() {
     );
     assert_eq!(got, ["2", "3", "7"]);
 }
+
+#[test]
+fn a_value_instance_that_is_another_value_is_asked_for_its_fields() {
+    // android_bootldr_qcom: `img_header: value: _root.img_headers[idx]`, then
+    // `size: img_header.len_body`; mcap/pif: the fixed size of another value's field.
+    let spec = "meta:\n  id: inst_value\nseq:\n  - id: headers\n    type: hdr\n    repeat: expr\n    repeat-expr: 2\n  - id: bodies\n    type: body(_index)\n    repeat: expr\n    repeat-expr: 2\n  - id: tail\n    size: _root.one.len._sizeof + one.pad._sizeof\n  - id: one\n    type: hdr\ntypes:\n  hdr:\n    seq:\n      - id: len\n        type: u1\n      - id: pad\n        type: u1\n  body:\n    params:\n      - id: idx\n        type: u1\n    seq:\n      - id: data\n        size: header.len\n    instances:\n      header:\n        value: _root.headers[idx]\n";
+    let input = [1, 0, 2, 0, 0xa, 0xb, 0xc, 1, 2, 5, 6];
+    let got = answers(
+        "inst_value",
+        spec,
+        &input,
+        &[
+            "bodies[0].data.size",
+            "bodies[1].data[1]",
+            "tail.size",
+            "one.pad",
+        ],
+    );
+    assert_eq!(got, ["1", "12", "2", "6"]);
+}
