@@ -156,6 +156,9 @@ pub(super) struct Up<'u, 'a> {
     pub growing: Option<(usize, &'u std::cell::RefCell<Vec<Val<'a>>>)>,
     /// Its byte order (what a type inside it that inherits its order takes).
     pub order: binrw::Endian,
+    /// Bits of a byte read are left for its next bit fields (its stream is not at its end
+    /// while they are: Kaitai's `_io.eof`).
+    pub bits_left: bool,
 }
 
 /// The instances read from the bytes of a value being read ([`Up::parsed`]).

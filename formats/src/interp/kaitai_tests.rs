@@ -226,3 +226,41 @@ fn a_value_instance_that_is_another_value_is_asked_for_its_fields() {
     );
     assert_eq!(got, ["1", "12", "2", "6"]);
 }
+
+#[test]
+fn bit_fields_with_conditional_ones_are_read_bit_by_bit() {
+    // rtcp_payload: a flag, then fields of one width or another by it, sharing bytes.
+    let be = "meta:\n  id: bits_cond_be\n  bit-endian: be\nseq:\n  - id: t\n    type: b1\n  - id: s2\n    type: b2\n    if: not t\n  - id: s1\n    type: b1\n    if: t\n  - id: rest\n    type: b13\n    if: not t\n  - id: list\n    type: b14\n    if: t\n  - id: after\n    type: u1\n";
+    // 0b0_10_00000 0b00000101: t = 0, s2 = 2, rest = 5.
+    let got = answers(
+        "bits_cond_be",
+        be,
+        &[0b0100_0000, 0b0000_0101, 9],
+        &["t", "s2", "s1", "rest", "after"],
+    );
+    assert_eq!(got, ["false", "2", "null", "5", "9"]);
+    // 0b1_1_000000 0b00000011: t = 1, s1 = 1, list = 3.
+    let got = answers(
+        "bits_cond_be",
+        be,
+        &[0b1100_0000, 0b0000_0011, 9],
+        &["s1", "list", "s2"],
+    );
+    assert_eq!(got, ["true", "3", "null"]);
+    let le = be
+        .replace("bits_cond_be", "bits_cond_le")
+        .replace("bit-endian: be", "bit-endian: le");
+    // Little endian: from the lowest bit. t = 0 (bit 0), s2 = 0b11 (bits 1-2), rest = 1.
+    let got = answers(
+        "bits_cond_le",
+        &le,
+        &[0b0000_1110, 0, 9],
+        &["t", "s2", "rest", "after"],
+    );
+    assert_eq!(got, ["false", "3", "1", "9"]);
+    // `_io.eof` is false while bits of the last byte are left (Kaitai's expr_io_eof_bits).
+    let eof = "meta:\n  id: bits_eof\nseq:\n  - id: a\n    type: b4\n  - id: b\n    type: b4\n    if: not _io.eof\n";
+    assert_eq!(answers("bits_eof", eof, &[0x5a], &["b"]), ["10"]);
+    let why = unwritable("bits_cond_le", &le).unwrap();
+    assert!(why.contains("a conditional bit field"), "{why}");
+}

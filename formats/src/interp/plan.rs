@@ -37,6 +37,16 @@ fn unwritable(spec: &Spec) -> Option<String> {
                 spec.file, t.at, t.name
             ));
         }
+        if let Some(f) = t
+            .fields
+            .iter()
+            .find(|f| matches!(f.ty, FieldType::Bits(_)) && f.cond.is_some())
+        {
+            return Some(format!(
+                "{}:{}: {}.{}: a conditional bit field is read but not yet written back",
+                spec.file, f.at, t.name, f.id
+            ));
+        }
         if let Some(f) = t.fields.iter().find(|f| matches!(f.ty, FieldType::Bits(_))) {
             let odd = bit_groups(t).iter().any(|g| g.2 % 8 != 0);
             if spec.bit_endian == meshspec_model::Endian::Be || odd {
@@ -280,6 +290,10 @@ pub(crate) struct FieldPlan {
     /// A field an earlier one is patched with the size of.
     pub part_start: bool,
     pub bits: Option<Bits>,
+    /// The first field of a run of bit fields some of which are conditional: the number of
+    /// fields in the run, read bit by bit as Kaitai reads them (each present field takes its
+    /// bits after the previous one's).
+    pub bit_run: Option<usize>,
     /// Holds further fields (a spec type or a switch).
     pub holds: bool,
     /// A leaf the spec itself calls proven.
@@ -355,6 +369,28 @@ fn counts_any(t: &Type, f: &Field) -> bool {
 fn recursive_switch(spec: &Spec, t: &Type, f: &Field) -> bool {
     matches!(f.ty, FieldType::Switch { .. })
         && refs(&f.ty).iter().any(|r| reaches(spec, &r.name, &t.name))
+}
+
+/// The runs of consecutive bit fields of `t` that hold a conditional one: (first, count).
+fn conditional_bit_runs(t: &Type) -> Vec<(usize, usize)> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < t.fields.len() {
+        let bits =
+            |f: &Field| matches!(f.ty, FieldType::Bits(_)) && matches!(f.repeat, Repeat::None);
+        if !bits(&t.fields[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < t.fields.len() && bits(&t.fields[i]) {
+            i += 1;
+        }
+        if t.fields[start..i].iter().any(|f| f.cond.is_some()) {
+            out.push((start, i - start));
+        }
+    }
+    out
 }
 
 fn recursive_list(spec: &Spec, t: &Type, f: &Field) -> bool {
@@ -550,7 +586,14 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
             }
         }
     };
-    let groups = bit_groups(t);
+    // Runs of bit fields with a conditional one are read bit by bit; the others as groups.
+    let runs = conditional_bit_runs(t);
+    let in_run = |fi: usize| {
+        runs.iter()
+            .any(|&(first, count)| (first..first + count).contains(&fi))
+    };
+    let groups: Vec<(usize, usize, u32)> =
+        bit_groups(t).into_iter().filter(|g| !in_run(g.0)).collect();
     for &(first, count, bits) in &groups {
         if count == 0 {
             return Err(format!(
@@ -571,6 +614,9 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         let fp = field(spec, index, t, fi, &groups)
             .map_err(|e| format!("{}.{}: {e}", t.name, t.fields[fi].id))?;
         fields.push(fp);
+    }
+    for &(first, count) in &runs {
+        fields[first].bit_run = Some(count);
     }
     for fi in 0..fields.len() {
         if let Some(gi) = fields[fi].patched_by {
@@ -924,6 +970,7 @@ fn field(
         patched_by: patched_by(t, fi),
         part_start: false,
         bits,
+        bit_run: None,
         holds,
         proven_leaf: f.confidence == Some(Confidence::Proven) && !holds,
         elem,

@@ -137,6 +137,9 @@ pub(crate) struct Query<'p, 'a> {
     /// The value being read (when the reader asks) and its instances read from the bytes so
     /// far, each read once.
     cache: Option<(Rc<Obj<'a>>, &'p super::eval::ParsedCache<'a>)>,
+    /// The stream of the value being read, when bits of its last byte are left unread (it is
+    /// not at its end then).
+    bits_left: Option<(u64, u64)>,
 }
 
 /// `e` evaluated while `here` is being read (its fields so far, and the values it lies in):
@@ -200,6 +203,7 @@ pub(super) fn dynamic<'a>(
         index: Some(index),
         under,
         cache: here.parsed.map(|c| (current.clone(), c)),
+        bits_left: here.bits_left.then_some((base, base + io.1)),
     };
     let v = q.eval(&current, e, 0)?;
     Ok(q.export(&v))
@@ -222,6 +226,7 @@ impl<'p, 'a> Query<'p, 'a> {
             index: None,
             under: None,
             cache: None,
+            bits_left: None,
         }
     }
 
@@ -640,7 +645,10 @@ impl<'p, 'a> Query<'p, 'a> {
             (Q::Obj(o), _) => self.member(o, name, depth),
             (Q::Io(start, end, _), "size") => Ok(Q::Int(i128::from(end - start))),
             (Q::Io(start, _, at), "pos") => Ok(Q::Int(i128::from(at.saturating_sub(*start)))),
-            (Q::Io(_, end, at), "eof") => Ok(Q::Bool(at >= end)),
+            (Q::Io(start, end, at), "eof") => {
+                let pending = self.bits_left == Some((*start, *end));
+                Ok(Q::Bool(at >= end && !pending))
+            }
             _ => call(base, name, &[]),
         }
     }

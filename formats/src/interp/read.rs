@@ -86,6 +86,7 @@ pub(super) fn type_order(
                     parsed: None,
                     growing: None,
                     order: u.order,
+                    bits_left: false,
                 }),
                 ..Env::params(args)
             };
@@ -148,6 +149,8 @@ struct Frame<'f, 'a> {
     /// The elements read so far of the list being read, and its field (`usize::MAX`: none).
     growing: std::cell::RefCell<Vec<Val<'a>>>,
     growing_at: std::cell::Cell<usize>,
+    /// Bits of the last byte read are left for the bit fields of a run ([`Up::bits_left`]).
+    bits_left: std::cell::Cell<bool>,
 }
 
 impl<'a> Frame<'_, 'a> {
@@ -179,6 +182,7 @@ impl<'a> Frame<'_, 'a> {
             parsed: Some(&self.parsed),
             growing: Some((self.growing_at.get(), &self.growing)),
             order: self.order,
+            bits_left: self.bits_left.get(),
         }
     }
 }
@@ -239,6 +243,7 @@ impl Reader<'_> {
             parsed: Default::default(),
             growing: Default::default(),
             growing_at: std::cell::Cell::new(usize::MAX),
+            bits_left: Default::default(),
         };
         // An instance whose `if` does not hold is not read, wherever its pos points.
         if let Some(c) = &fp.cond {
@@ -285,11 +290,23 @@ impl Reader<'_> {
             parsed: std::cell::RefCell::new(vec![None; tp.parsed.len()]),
             growing: Default::default(),
             growing_at: std::cell::Cell::new(usize::MAX),
+            bits_left: Default::default(),
         };
         let mut poss = Vec::with_capacity(if self.loc { n } else { 0 });
         let mut fi = 0;
         while fi < n {
             let fp = &tp.fields[fi];
+            if let Some(count) = fp.bit_run {
+                let run = self.read_bit_run(io, &mut fr, fi, count)?;
+                if self.loc {
+                    poss.extend(fr.vals[fi..].iter().map(|v| match v {
+                        Val::Absent => Pos::Absent,
+                        _ => Pos::Span(run),
+                    }));
+                }
+                fi += count;
+                continue;
+            }
             if let Some(b) = fp.bits {
                 let group = self.read_bits(io, &mut fr, b)?;
                 if self.loc {
@@ -846,6 +863,75 @@ impl Reader<'_> {
             fr.vals.push(v);
         }
         Ok(group)
+    }
+
+    /// The `count` bit fields from field `first` on, some of them conditional: each present
+    /// one takes its bits after the previous one's (in the spec's bit order), whole bytes read
+    /// as they are needed; the bits left in the last byte are skipped, as Kaitai skips them
+    /// before the next field that is not bits.
+    fn read_bit_run<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &mut Frame<'_, 'a>,
+        first: usize,
+        count: usize,
+    ) -> Result<Span> {
+        let start = io.pos();
+        let le = self.plan.spec.bit_endian == meshspec_model::Endian::Le;
+        // Bits read and not yet taken, and how many.
+        let (mut acc, mut have) = (0u128, 0u32);
+        for fi in first..first + count {
+            let fp = &fr.tp.fields[fi];
+            let width = match fp.elem {
+                Elem::Bits(n) => n,
+                _ => 0,
+            };
+            fr.bits_left.set(have > 0);
+            let v = rt::field(fp.id, || {
+                if let Some(c) = &fp.cond {
+                    if !fr.env(io, 0, None).bool(c)? {
+                        return Ok(Val::Absent);
+                    }
+                }
+                let at = io.pos();
+                while have < width {
+                    let b = u128::from(io.take(1, "bits")?[0]);
+                    if le {
+                        acc |= b << have;
+                    } else {
+                        acc = (acc << 8) | b;
+                    }
+                    have += 8;
+                }
+                let mask = |n: u32| {
+                    if n >= 128 {
+                        u128::MAX
+                    } else {
+                        (1u128 << n) - 1
+                    }
+                };
+                let x = if le {
+                    let x = acc & mask(width);
+                    acc = if width >= 128 { 0 } else { acc >> width };
+                    x
+                } else {
+                    let x = (acc >> (have - width)) & mask(width);
+                    acc &= mask(have - width);
+                    x
+                };
+                have -= width;
+                let v = if width == 1 {
+                    Val::Bool(x != 0)
+                } else {
+                    Val::U(x as u64)
+                };
+                refuse(fr, io, fp, &v, at, 0)?;
+                Ok(v)
+            })?;
+            fr.vals.push(v);
+        }
+        fr.bits_left.set(false);
+        Ok(Span::new(start, io.pos()))
     }
 
     /// The refusing checks of one value of block type `ty` read from `b`, which starts at byte
