@@ -158,7 +158,12 @@ pub(crate) fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
     let mut bits = 0u64;
     for f in &t.fields {
         if let FieldType::Bits(n) = f.ty {
-            bits += u64::from(n);
+            // A conditional or repeated bit field takes a number of bits known when read.
+            if f.cond.is_some() || !matches!(f.repeat, Repeat::None) {
+                fixed = None;
+            } else {
+                bits += u64::from(n);
+            }
             continue;
         }
         // A byte-aligned field after bit fields starts at the next whole byte.
@@ -183,6 +188,7 @@ pub fn static_bit_offsets(spec: &Spec, t: &Type) -> Vec<Option<u64>> {
     for f in &t.fields {
         out.push(at);
         let bits = match f.ty {
+            FieldType::Bits(_) if f.cond.is_some() || !matches!(f.repeat, Repeat::None) => None,
             FieldType::Bits(n) => Some(u64::from(n)),
             _ => {
                 // Starts at the next whole byte after bit fields.
@@ -209,7 +215,10 @@ pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
             let mut total = 0;
             while i < t.fields.len() {
                 match t.fields[i].ty {
-                    FieldType::Bits(n) if t.fields[i].cond.is_none() => {
+                    FieldType::Bits(n)
+                        if t.fields[i].cond.is_none()
+                            && matches!(t.fields[i].repeat, Repeat::None) =>
+                    {
                         total += n;
                         i += 1;
                     }

@@ -208,3 +208,14 @@ fn a_parameter_may_name_an_enum() {
     .unwrap_err();
     assert!(e.contains("param k: no enum `nope`"), "{e}");
 }
+
+#[test]
+fn conditional_bit_fields_have_no_fixed_size() {
+    let s = load(&format!(
+        "{HEAD}seq:\n  - id: t\n    type: b1\n  - id: a\n    type: b7\n    if: t\n  - id: b\n    type: b15\n    if: not t\n  - id: c\n    type: u1\n"
+    ))
+    .unwrap();
+    let t = &s.types[0];
+    // One byte at least for the flag's, one for `c`; never the 3 of all its bits.
+    assert_eq!((t.min_size, t.fixed_size), (2, None));
+}
