@@ -123,8 +123,10 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
             let args_use_io = meshspec_model::refs(&f.ty)
                 .iter()
                 .any(|r| r.args.iter().any(|a| a.uses_io()));
-            let gap = if matches!(f.ty, FieldType::Bits(_)) && f.cond.is_some() {
-                Some("a conditional bit field")
+            let gap = if matches!(f.ty, FieldType::Bits(_))
+                && (f.cond.is_some() || !matches!(f.repeat, meshspec_model::Repeat::None))
+            {
+                Some("a conditional or repeated bit field")
             } else if args_use_io {
                 Some("`_io.pos` in a type's arguments")
             } else if matches!(f.ty, FieldType::Contents(_))

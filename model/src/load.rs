@@ -721,11 +721,6 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
             )
         }
     };
-    if matches!(ty, FieldType::Bits(_)) && !matches!(repeat, Repeat::None) {
-        return Err(Problem::from(format!(
-            "{what}: repeated bit fields are not in the subset"
-        )));
-    }
     let conf = confidence(m, &what)?;
     let valid = get(m, "valid").map(|v| valid(v, &what)).transpose()?;
     let checked = valid.is_some() || matches!(ty, FieldType::Contents(_));

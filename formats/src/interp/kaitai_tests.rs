@@ -262,5 +262,20 @@ fn bit_fields_with_conditional_ones_are_read_bit_by_bit() {
     let eof = "meta:\n  id: bits_eof\nseq:\n  - id: a\n    type: b4\n  - id: b\n    type: b4\n    if: not _io.eof\n";
     assert_eq!(answers("bits_eof", eof, &[0x5a], &["b"]), ["10"]);
     let why = unwritable("bits_cond_le", &le).unwrap();
-    assert!(why.contains("a conditional bit field"), "{why}");
+    assert!(why.contains("a conditional or repeated bit field"), "{why}");
+}
+
+#[test]
+fn a_repeated_bit_field_takes_its_elements_one_after_another_in_the_bits() {
+    let spec = "meta:\n  id: bits_rep\nseq:\n  - id: nibbles\n    type: b4\n    repeat: expr\n    repeat-expr: 3\n  - id: after\n    type: u1\n  - id: flags\n    type: b1\n    repeat: eos\n";
+    // 0x12 0x3f: nibbles 1, 2, 3 (the last 4 bits skipped), then 9, then 8 flags.
+    let got = answers(
+        "bits_rep",
+        spec,
+        &[0x12, 0x3f, 9, 0b1010_0000],
+        &["nibbles", "after", "flags.size", "flags[0]", "flags[1]"],
+    );
+    assert_eq!(got, ["[1, 2, 3]", "9", "8", "true", "false"]);
+    let why = unwritable("bits_rep", spec).unwrap();
+    assert!(why.contains("a conditional or repeated bit field"), "{why}");
 }

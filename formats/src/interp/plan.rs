@@ -37,13 +37,12 @@ fn unwritable(spec: &Spec) -> Option<String> {
                 spec.file, t.at, t.name
             ));
         }
-        if let Some(f) = t
-            .fields
-            .iter()
-            .find(|f| matches!(f.ty, FieldType::Bits(_)) && f.cond.is_some())
-        {
+        if let Some(f) = t.fields.iter().find(|f| {
+            matches!(f.ty, FieldType::Bits(_))
+                && (f.cond.is_some() || !matches!(f.repeat, Repeat::None))
+        }) {
             return Some(format!(
-                "{}:{}: {}.{}: a conditional bit field is read but not yet written back",
+                "{}:{}: {}.{}: a conditional or repeated bit field is read but not yet written back",
                 spec.file, f.at, t.name, f.id
             ));
         }
@@ -592,8 +591,10 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         runs.iter()
             .any(|&(first, count)| (first..first + count).contains(&fi))
     };
-    let groups: Vec<(usize, usize, u32)> =
-        bit_groups(t).into_iter().filter(|g| !in_run(g.0)).collect();
+    let groups: Vec<(usize, usize, u32)> = bit_groups(t)
+        .into_iter()
+        .filter(|g| !in_run(g.0) && matches!(t.fields[g.0].repeat, Repeat::None))
+        .collect();
     for &(first, count, bits) in &groups {
         if count == 0 {
             return Err(format!(

@@ -389,6 +389,9 @@ impl Reader<'_> {
         list: &List,
         at: u64,
     ) -> Result<(Val<'a>, Pos)> {
+        if let Elem::Bits(width) = fp.elem {
+            return self.read_bit_list(io, fr, fp, width, at);
+        }
         let strided = |stride: u64, n: u64| Pos::Strided {
             base: at,
             stride,
@@ -865,6 +868,64 @@ impl Reader<'_> {
         Ok(group)
     }
 
+    /// A repeated bit field: its elements one after another in the bits (Kaitai's), whole
+    /// bytes read as they are needed, the rest of the last byte skipped. `repeat: eos` ends
+    /// where the part does and no bits are left.
+    fn read_bit_list<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &Frame<'_, 'a>,
+        fp: &FieldPlan,
+        width: u32,
+        at: u64,
+    ) -> Result<(Val<'a>, Pos)> {
+        let le = self.plan.spec.bit_endian == meshspec_model::Endian::Le;
+        let n = match &fp.count {
+            Some(c) => Some(count(at, fr.env(io, 0, None).int(c)?, "count")?),
+            None => None,
+        };
+        let (mut acc, mut have) = (0u128, 0u32);
+        let (mut vs, mut ps) = (vec![], vec![]);
+        loop {
+            let i = vs.len();
+            let more = match n {
+                Some(n) => (i as u64) < n,
+                None => fp.until.is_some() || !io.at_end() || have > 0,
+            };
+            if !more {
+                break;
+            }
+            let before = io.pos();
+            let v = (|| {
+                let x = take_bits(io, &mut acc, &mut have, width, le)?;
+                let v = if width == 1 {
+                    Val::Bool(x != 0)
+                } else {
+                    Val::U(x as u64)
+                };
+                refuse(fr, io, fp, &v, before, i)?;
+                Ok(v)
+            })()
+            .map_err(|e: Error| e.at_index(i))?;
+            let done = match &fp.until {
+                Some(u) => fr.env(io, i, Some(&v)).bool(u).map_err(|e| e.at_index(i))?,
+                None => false,
+            };
+            vs.push(v);
+            if self.loc {
+                ps.push(Pos::Span(Span::new(before, io.pos())));
+            }
+            if done {
+                break;
+            }
+        }
+        let pos = Pos::Each {
+            span: Span::new(at, io.pos()),
+            items: ps,
+        };
+        Ok((Val::List(vs), pos))
+    }
+
     /// The `count` bit fields from field `first` on, some of them conditional: each present
     /// one takes its bits after the previous one's (in the spec's bit order), whole bytes read
     /// as they are needed; the bits left in the last byte are skipped, as Kaitai skips them
@@ -894,32 +955,7 @@ impl Reader<'_> {
                     }
                 }
                 let at = io.pos();
-                while have < width {
-                    let b = u128::from(io.take(1, "bits")?[0]);
-                    if le {
-                        acc |= b << have;
-                    } else {
-                        acc = (acc << 8) | b;
-                    }
-                    have += 8;
-                }
-                let mask = |n: u32| {
-                    if n >= 128 {
-                        u128::MAX
-                    } else {
-                        (1u128 << n) - 1
-                    }
-                };
-                let x = if le {
-                    let x = acc & mask(width);
-                    acc = if width >= 128 { 0 } else { acc >> width };
-                    x
-                } else {
-                    let x = (acc >> (have - width)) & mask(width);
-                    acc &= mask(have - width);
-                    x
-                };
-                have -= width;
+                let x = take_bits(io, &mut acc, &mut have, width, le)?;
                 let v = if width == 1 {
                     Val::Bool(x != 0)
                 } else {
@@ -1026,6 +1062,45 @@ fn unit_of(enc: &str) -> usize {
     } else {
         1
     }
+}
+
+/// The next `width` bits (at most 64): from `acc`, which holds `have` bits read and not yet
+/// taken, reading whole bytes as they are needed; big endian takes a byte's highest bits
+/// first, little endian its lowest.
+fn take_bits(
+    io: &mut Input<'_>,
+    acc: &mut u128,
+    have: &mut u32,
+    width: u32,
+    le: bool,
+) -> Result<u128> {
+    while *have < width {
+        let b = u128::from(io.take(1, "bits")?[0]);
+        if le {
+            *acc |= b << *have;
+        } else {
+            *acc = (*acc << 8) | b;
+        }
+        *have += 8;
+    }
+    let mask = |n: u32| {
+        if n >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        }
+    };
+    let x = if le {
+        let x = *acc & mask(width);
+        *acc >>= width;
+        x
+    } else {
+        let x = (*acc >> (*have - width)) & mask(width);
+        *acc &= mask(*have - width);
+        x
+    };
+    *have -= width;
+    Ok(x)
 }
 
 /// A value of block type `tp` (numbers at fixed offsets) from its bytes.
