@@ -123,7 +123,11 @@ pub fn refuse_gaps(spec: &Spec) -> Result<(), String> {
             let args_use_io = meshspec_model::refs(&f.ty)
                 .iter()
                 .any(|r| r.args.iter().any(|a| a.uses_io()));
-            let gap = if matches!(f.ty, FieldType::Bits(_))
+            let eos_io = matches!(&f.ty, FieldType::SizedUser { r#ref: r, size: meshspec_model::Size::Eos }
+                if meshspec_model::uses_io_deep(spec, &r.name));
+            let gap = if eos_io {
+                Some("a type that reads `_io.pos` through size-eos (a part of its own)")
+            } else if matches!(f.ty, FieldType::Bits(_))
                 && (f.cond.is_some() || !matches!(f.repeat, meshspec_model::Repeat::None))
             {
                 Some("a conditional or repeated bit field")

@@ -389,18 +389,8 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
             }
             // `_io.pos` in a type's arguments: the interpreter reads it, the generator refuses
             // it (codegen/src/gaps.rs).
-            if let FieldType::SizedUser {
-                r#ref: r,
-                size: Size::Eos,
-            } = &f.ty
-            {
-                if uses_io_deep(spec, &r.name) {
-                    return Err(Problem::from(format!(
-                        "{}.{}: `{}` reads `_io.pos`, so it cannot be read through size-eos (Kaitai would give it a stream of its own)",
-                        t.name, f.id, r.name
-                    )).or_at(f.at));
-                }
-            }
+            // A type that reads `_io.pos` through `size-eos`: the interpreter reads it as a
+            // part of its own; the generator refuses it (codegen/src/gaps.rs).
         }
     }
     Ok(())

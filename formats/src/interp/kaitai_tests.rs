@@ -279,3 +279,10 @@ fn a_repeated_bit_field_takes_its_elements_one_after_another_in_the_bits() {
     let why = unwritable("bits_rep", spec).unwrap();
     assert!(why.contains("a conditional or repeated bit field"), "{why}");
 }
+
+#[test]
+fn a_type_read_through_size_eos_counts_io_pos_from_where_it_starts() {
+    let spec = "meta:\n  id: eos_pos\nseq:\n  - id: skip\n    type: u1\n  - id: rest\n    type: tail\n    size-eos: true\ntypes:\n  tail:\n    seq:\n      - id: a\n        type: u1\n      - id: b\n        size: _io.pos + 1\n";
+    let got = answers("eos_pos", spec, &[0, 1, 2, 3], &["rest.a", "rest.b.size"]);
+    assert_eq!(got, ["1", "2"]);
+}

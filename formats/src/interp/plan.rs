@@ -293,6 +293,9 @@ pub(crate) struct FieldPlan {
     /// fields in the run, read bit by bit as Kaitai reads them (each present field takes its
     /// bits after the previous one's).
     pub bit_run: Option<usize>,
+    /// A type read through `size-eos` that asks its stream's position: read as a part of its
+    /// own (the rest of the stream).
+    pub eos_part: bool,
     /// Holds further fields (a spec type or a switch).
     pub holds: bool,
     /// A leaf the spec itself calls proven.
@@ -972,6 +975,7 @@ fn field(
         part_start: false,
         bits,
         bit_run: None,
+        eos_part: matches!(&f.ty, FieldType::SizedUser { r#ref: r, size: Size_::Eos } if uses_io_deep(spec, &r.name)),
         holds,
         proven_leaf: f.confidence == Some(Confidence::Proven) && !holds,
         elem,

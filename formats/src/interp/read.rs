@@ -732,6 +732,12 @@ impl Reader<'_> {
                         let n = size(io, ce)?;
                         io.sized(n, |io| self.read_in(io, *ty, &argv, Some(&me)))
                     }
+                    // A type that asks its stream's position reads the rest as a part of
+                    // its own (Kaitai's substream: `_io.pos` counts from where it starts).
+                    Size::Eos if fp.eos_part => {
+                        let n = io.left();
+                        io.sized(n, |io| self.read_in(io, *ty, &argv, Some(&me)))
+                    }
                     Size::Eos => self.read_in(io, *ty, &argv, Some(&me)),
                 }
             }
