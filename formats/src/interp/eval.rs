@@ -110,24 +110,17 @@ pub(super) fn needs_dyn(e: &Expr) -> bool {
 }
 
 /// Whether `e`, if the compiled form cannot say it, is one the dynamic evaluator answers while
-/// reading: [`needs_dyn`], and also text turned to a number (`.to_i`), a float, a switch's
-/// value (a number type as a case) or an instance read from the bytes, wherever they lie.
+/// reading: [`needs_dyn`], and also `.to_i` (of text or a float: a float is a number in an
+/// expression only so), a switch's value (a number type as a case) or an instance read from
+/// the bytes, wherever they lie.
 pub(super) fn reader_only(spec: &Spec, e: &Expr) -> bool {
     let special = |n: &str| {
         spec.types.iter().any(|t| {
             t.parsed.iter().any(|p| p.id == n)
                 || t.instances.iter().any(|i| i.id == n && needs_dyn(&i.value))
-                || t.fields.iter().any(|f| {
-                    f.id == n
-                        && matches!(
-                            f.ty,
-                            FieldType::Switch { .. }
-                                | FieldType::Prim(meshspec_model::Prim {
-                                    kind: PrimKind::F,
-                                    ..
-                                })
-                        )
-                })
+                || t.fields
+                    .iter()
+                    .any(|f| f.id == n && matches!(f.ty, FieldType::Switch { .. }))
         })
     };
     needs_dyn(e)
@@ -136,6 +129,33 @@ pub(super) fn reader_only(spec: &Spec, e: &Expr) -> bool {
             Expr::Name(n) => special(n),
             _ => false,
         })
+}
+
+/// Whether a compiled expression asks the dynamic evaluator (which only the reader has).
+pub(super) fn has_dyn(ce: &CE) -> bool {
+    match ce {
+        CE::Dyn(_) => true,
+        CE::Attr { base: a, .. }
+        | CE::Len(a)
+        | CE::Truthy(a)
+        | CE::Flag(a)
+        | CE::Neg(a)
+        | CE::BitNot(a)
+        | CE::Not(a) => has_dyn(a),
+        CE::Op(_, a, b) | CE::BoolCmp(_, a, b) | CE::And(a, b) | CE::Or(a, b) => {
+            has_dyn(a) || has_dyn(b)
+        }
+        CE::Cond(c, a, b) => has_dyn(c) || has_dyn(a) || has_dyn(b),
+        CE::Int(_)
+        | CE::Bool(_)
+        | CE::Param(_)
+        | CE::Index
+        | CE::Under(_)
+        | CE::IoPos
+        | CE::IoSize
+        | CE::Sizeof(_)
+        | CE::Field { .. } => false,
+    }
 }
 
 /// A value being read, as the dynamic evaluator sees it: its type, the fields read so far, and

@@ -21,7 +21,7 @@ pub(crate) struct Plan {
 }
 
 /// The first construct of `spec` that the interpreter reads but does not write back exactly.
-fn unwritable(spec: &Spec) -> Option<String> {
+fn unwritable(spec: &'static Spec) -> Option<String> {
     for t in &spec.types {
         let calculated = match &t.endian {
             Some(TypeEndian::Inherit) => true,
@@ -55,14 +55,33 @@ fn unwritable(spec: &Spec) -> Option<String> {
                 ));
             }
         }
-        for f in &t.fields {
+        for (fi, f) in t.fields.iter().enumerate() {
             let count = match &f.repeat {
                 Repeat::Expr(c) => Some(c),
                 _ => None,
             };
+            // What the reader answers with the dynamic evaluator (`CE::Dyn`), which the
+            // writer does not have.
+            let index = |n: &str| spec.type_index(n);
+            let sc = Scope {
+                spec,
+                index: &index,
+                ty: t,
+                visible: fi,
+                underscore: None,
+                in_repeat: !matches!(f.repeat, Repeat::None),
+                measured_before: Some(fi),
+                fallible: false,
+                this: None,
+            };
+            let compiled_dyn = |e: &Expr| match sc.compile(e) {
+                Ok(v) => super::eval::has_dyn(&v.ce),
+                Err(_) => super::eval::reader_only(spec, e),
+            };
             let dynamic = field_exprs(f).iter().any(|e| {
                 let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
-                super::eval::reader_only(spec, e)
+                super::eval::needs_dyn(e)
+                    || compiled_dyn(e)
                     || asks_other_value(spec, t, e)
                     || e.any(&|x| {
                         matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
