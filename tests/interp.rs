@@ -97,10 +97,6 @@ fn bad_specs_are_errors_not_panics() {
             "spec/x.ksy",
             "meta:\n  id: x\n  title: t\n  endian: le\nseq:\n  - id: a\n    type: f4\n  - id: b\n    size: a\n",
         ),
-        (
-            "spec/x.ksy",
-            "meta:\n  id: x\n  title: t\n  endian: le\nseq:\n  - id: k\n    type: u1\n  - id: more\n    type:\n      switch-on: k\n      cases:\n        1: x\n",
-        ),
     ];
     for (file, text) in bad {
         let e = Entry::interpret(file, text, None).unwrap_err();
@@ -110,6 +106,10 @@ fn bad_specs_are_errors_not_panics() {
             "{e}"
         );
     }
+    // A value held in its own type through a switch is Kaitai's (mach_o's load commands): the
+    // interpreter reads it, a level of nesting each (the generator refuses it, gaps.rs).
+    let nested = "meta:\n  id: x\n  title: t\n  endian: le\nseq:\n  - id: k\n    type: u1\n  - id: more\n    type:\n      switch-on: k\n      cases:\n        1: x\n";
+    Entry::interpret("spec/x.ksy", nested, None).unwrap();
     let good = "meta:\n  id: x\n  title: t\n  endian: le\nseq:\n  - id: a\n    type: u1\n";
     let e = Entry::interpret("spec/x.ksy", good, Some("nope")).unwrap_err();
     assert!(

@@ -402,6 +402,9 @@ pub fn page(spec: &Spec) -> R<String> {
                     .map(|(k, e)| format!("{k} → {}", endian_word(*e)));
                 line.push(format!("byte order by `{on}`: {}", join(cases, ", ")));
             }
+            Some(TypeEndian::Inherit) => {
+                line.push("the byte order of the value it is read in".into())
+            }
             None => {}
         }
         if let Some(c) = t.confidence {

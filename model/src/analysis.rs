@@ -158,7 +158,12 @@ pub(crate) fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
     let mut bits = 0u64;
     for f in &t.fields {
         if let FieldType::Bits(n) = f.ty {
-            bits += u64::from(n);
+            // A conditional or repeated bit field takes a number of bits known when read.
+            if f.cond.is_some() || !matches!(f.repeat, Repeat::None) {
+                fixed = None;
+            } else {
+                bits += u64::from(n);
+            }
             continue;
         }
         // A byte-aligned field after bit fields starts at the next whole byte.
@@ -183,6 +188,7 @@ pub fn static_bit_offsets(spec: &Spec, t: &Type) -> Vec<Option<u64>> {
     for f in &t.fields {
         out.push(at);
         let bits = match f.ty {
+            FieldType::Bits(_) if f.cond.is_some() || !matches!(f.repeat, Repeat::None) => None,
             FieldType::Bits(n) => Some(u64::from(n)),
             _ => {
                 // Starts at the next whole byte after bit fields.
@@ -209,7 +215,10 @@ pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
             let mut total = 0;
             while i < t.fields.len() {
                 match t.fields[i].ty {
-                    FieldType::Bits(n) if t.fields[i].cond.is_none() => {
+                    FieldType::Bits(n)
+                        if t.fields[i].cond.is_none()
+                            && matches!(t.fields[i].repeat, Repeat::None) =>
+                    {
                         total += n;
                         i += 1;
                     }
@@ -251,7 +260,13 @@ pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
 /// `fixed_size` bytes. Returns each field's offset.
 pub fn block_offsets(t: &Type) -> Option<Vec<u64>> {
     t.fixed_size?;
-    if !t.params.is_empty() {
+    // A block's numbers are in one known order.
+    if !t.params.is_empty()
+        || matches!(
+            t.endian,
+            Some(TypeEndian::Switch { .. } | TypeEndian::Inherit)
+        )
+    {
         return None;
     }
     let mut offs = vec![];
@@ -367,4 +382,59 @@ pub fn fixed_elem(spec: &Spec, f: &Field) -> Option<u64> {
         }
         _ => None,
     }
+}
+
+/// The spec type of the value `e` names where type `t` is written, when its form says (a
+/// field, or a field of a field, of a spec type, not repeated).
+pub fn value_type<'s>(spec: &'s Spec, t: &'s Type, e: &Expr) -> Option<&'s Type> {
+    let of = |f: &'s Field| match &f.ty {
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
+            if matches!(f.repeat, Repeat::None) =>
+        {
+            spec.ty(&r.name)
+        }
+        _ => None,
+    };
+    let member = |u: &'s Type, n: &str| {
+        u.fields
+            .iter()
+            .chain(u.parsed.iter().map(|p| &p.field))
+            .find(|f| f.id == n)
+            .and_then(of)
+    };
+    match e {
+        // The spec's own root, where its own types are written.
+        Expr::Name(n) if n == "_root" && t.origin.is_none() => spec.ty(&spec.id),
+        Expr::Name(n) => member(t, n),
+        Expr::Attr(a, n) => member(value_type(spec, t, a)?, n),
+        _ => None,
+    }
+}
+
+/// The size in bytes of the field `e` names (`footer.op`, `_root.file_header`) where it is
+/// fixed: not repeated, not conditional, of a fixed size, not bits.
+pub fn fixed_field_size(spec: &Spec, t: &Type, e: &Expr) -> Option<u64> {
+    let (owner, name) = match e {
+        Expr::Name(n) => (t, n),
+        Expr::Attr(a, n) => (value_type(spec, t, a)?, n),
+        _ => return None,
+    };
+    let f = owner.fields.iter().find(|f| &f.id == name)?;
+    if !matches!(f.repeat, Repeat::None) || f.cond.is_some() || matches!(f.ty, FieldType::Bits(_)) {
+        return None;
+    }
+    elem_size(spec, f).1
+}
+
+/// Whether `e` asks a value of another type for one of its instances or parameters
+/// (`header.len_body`), which only a reading answers.
+pub fn asks_other_value(spec: &Spec, t: &Type, e: &Expr) -> bool {
+    e.any(&|x| match x {
+        Expr::Attr(a, n) => value_type(spec, t, a).is_some_and(|u| {
+            u.instances.iter().any(|i| &i.id == n)
+                || u.parsed.iter().any(|p| &p.id == n)
+                || u.params.iter().any(|p| &p.id == n)
+        }),
+        _ => false,
+    })
 }

@@ -193,6 +193,15 @@ fn float(s: &str, i: usize) -> Option<(f64, usize)> {
     if j + 1 < b.len() && b[j] == b'.' && b[j + 1].is_ascii_digit() {
         j = digits(j + 1);
         is_float = true;
+    } else if j < b.len()
+        && b[j] == b'.'
+        && !b
+            .get(j + 1)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    {
+        // `24000.`: a float with no digits after its point (not a method: `1.to_s`).
+        j += 1;
+        is_float = true;
     }
     if j < b.len() && matches!(b[j], b'e' | b'E') {
         let mut k = j + 1;
@@ -339,6 +348,10 @@ impl Parser {
     fn unary(&mut self) -> Result<Expr, String> {
         if self.eat("-") {
             return Ok(Expr::Unary(UnOp::Neg, Box::new(self.unary()?)));
+        }
+        // Kaitai's unary plus: the value itself.
+        if self.eat("+") {
+            return self.unary();
         }
         if self.eat("~") {
             return Ok(Expr::Unary(UnOp::BitNot, Box::new(self.unary()?)));
@@ -677,6 +690,10 @@ mod tests {
             Expr::EnumVal("t::e".into(), "v".into())
         );
         assert_eq!(parse("1.0").unwrap(), Expr::Float(1.0));
+        assert_eq!(parse("24000.").unwrap(), Expr::Float(24000.0));
+        assert_eq!(parse("x / 1500.").unwrap().to_string(), "x / 1500.0");
+        assert_eq!(parse("+1").unwrap(), parse("1").unwrap());
+        assert_eq!(parse("a ? -1 : +1").unwrap().to_string(), "a ? -1 : 1");
         assert_eq!(parse("a.b").unwrap().to_string(), "a.b");
     }
 

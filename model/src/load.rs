@@ -319,6 +319,7 @@ const TYPE_KEYS: &[&str] = &[
     "-confidence",
     "-evidence",
     "-orig-id",
+    "to-string",
 ];
 
 const META_KEYS: &[&str] = &[
@@ -469,7 +470,25 @@ fn valid(v: &Node, what: &str) -> R<Valid> {
     match &v.kind {
         Kind::Map(_) => {
             let m = v;
-            check_keys(m, &["eq", "min", "max", "any-of", "expr"], what)?;
+            check_keys(m, &["eq", "min", "max", "any-of", "expr", "in-enum"], what)?;
+            // `in-enum: true`: one of the field's enum's values (filled in once the enums are
+            // known: `in_enum`).
+            match get(m, "in-enum").map(|n| (n, &n.kind)) {
+                None => {}
+                Some((_, Kind::Bool(true))) => {
+                    return Ok(Valid::AnyOf(vec![Expr::Name(IN_ENUM.into())]))
+                }
+                // As Kaitai: without a check, there is no `valid`.
+                Some((n, _)) => {
+                    return Err(Problem {
+                        at: Some(n.at),
+                        message: format!(
+                            "{what}: in-enum can only be true (without a check, leave valid out), found {}",
+                            n.describe()
+                        ),
+                    })
+                }
+            }
             if let Some(e) = opt_expr(m, "eq", what)? {
                 return Ok(Valid::Eq(e));
             }
@@ -490,6 +509,65 @@ fn valid(v: &Node, what: &str) -> R<Valid> {
             })
         }
         _ => Ok(Valid::Eq(expr_of(v, &format!("{what}: valid"))?)),
+    }
+}
+
+/// The placeholder of `valid: in-enum: true` until the field's enum is known (a name no
+/// expression can spell).
+const IN_ENUM: &str = "in-enum";
+
+/// `valid: in-enum: true` made the check that the value is one of its enum's values.
+fn in_enum(spec: &mut Spec) -> R<()> {
+    let enums = spec.enums.clone();
+    for t in &mut spec.types {
+        let fields = t
+            .fields
+            .iter_mut()
+            .chain(t.parsed.iter_mut().map(|p| &mut p.field));
+        for f in fields {
+            let Some(Valid::AnyOf(es)) = &f.valid else {
+                continue;
+            };
+            if !matches!(es.as_slice(), [Expr::Name(n)] if n == IN_ENUM) {
+                continue;
+            }
+            let what = format!("{}.{}", t.name, f.id);
+            let en = f.enum_name.clone().ok_or_else(|| {
+                Problem::from(format!("{what}: valid in-enum needs an enum")).or_at(f.at)
+            })?;
+            let probe = Spec {
+                enums: enums.clone(),
+                types: vec![],
+                ..spec_shell()
+            };
+            let def = probe
+                .enum_def(&en)
+                .ok_or_else(|| Problem::from(format!("{what}: no enum `{en}`")).or_at(f.at))?;
+            f.valid = Some(Valid::AnyOf(
+                def.values
+                    .iter()
+                    .map(|(_, id, _)| Expr::EnumVal(def.name.clone(), id.clone()))
+                    .collect(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A spec with nothing in it (to look names up in a part of one).
+fn spec_shell() -> Spec {
+    Spec {
+        file: String::new(),
+        id: String::new(),
+        title: String::new(),
+        application: None,
+        extension: None,
+        license: None,
+        endian: Endian::Le,
+        endian_stated: false,
+        bit_endian: Endian::Be,
+        types: vec![],
+        enums: vec![],
     }
 }
 
@@ -532,9 +610,17 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
                 ),
                 None,
             ) => {
-                let (on, cases) = switch(sw, &what, "switch needs", |t| {
+                let (on, mut cases) = switch(sw, &what, "switch needs", |t| {
                     type_ref(&str_of(t, "case type")?, &what)
                 })?;
+                // Text as a case is held by a type made for it in the encoding of this field
+                // (its own `encoding`, else its type's).
+                let enc = opt_str(m, "encoding")?.or(default_encoding.map(str::to_string));
+                for (_, r) in &mut cases {
+                    if let (true, Some(enc)) = (matches!(r.name.as_str(), "str" | "strz"), &enc) {
+                        r.name = format!("{} in {enc}", r.name);
+                    }
+                }
                 FieldType::Switch { on, cases }
             }
             (Some(t), None) => {
@@ -635,11 +721,6 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
             )
         }
     };
-    if matches!(ty, FieldType::Bits(_)) && !matches!(repeat, Repeat::None) {
-        return Err(Problem::from(format!(
-            "{what}: repeated bit fields are not in the subset"
-        )));
-    }
     let conf = confidence(m, &what)?;
     let valid = get(m, "valid").map(|v| valid(v, &what)).transpose()?;
     let checked = valid.is_some() || matches!(ty, FieldType::Contents(_));
@@ -709,6 +790,147 @@ fn attr_of(v: &Node, where_: &str, bit_le: bool, default_encoding: Option<&str>)
         derive: opt_expr(m, "-derive", &what)?,
         measured: false,
     })
+}
+
+/// Renames the type and enum names type `t` uses: `ty` and `en` give a name's new one (`None`:
+/// unchanged).
+fn map_names(
+    t: &mut Type,
+    ty: &dyn Fn(&str) -> Option<String>,
+    en: &dyn Fn(&str) -> Option<String>,
+) {
+    let fields = t
+        .fields
+        .iter_mut()
+        .chain(t.parsed.iter_mut().map(|p| &mut p.field));
+    for f in fields {
+        match &mut f.ty {
+            FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                if let Some(n) = ty(&r.name) {
+                    r.name = n;
+                }
+            }
+            FieldType::Switch { cases, .. } => {
+                for (_, r) in cases {
+                    if let Some(n) = ty(&r.name) {
+                        r.name = n;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(n) = f.enum_name.as_deref().and_then(en) {
+            f.enum_name = Some(n);
+        }
+        for e in field_exprs_mut(f) {
+            map_expr_names(e, ty, en);
+        }
+    }
+    for p in &mut t.parsed {
+        for e in p.pos.iter_mut().chain(p.io.iter_mut()) {
+            map_expr_names(e, ty, en);
+        }
+    }
+    for i in &mut t.instances {
+        if let Some(n) = i.enum_name.as_deref().and_then(en) {
+            i.enum_name = Some(n);
+        }
+        for e in std::iter::once(&mut i.value).chain(i.cond.iter_mut()) {
+            map_expr_names(e, ty, en);
+        }
+    }
+}
+
+/// [`map_names`] in one expression: `enum::value`, `as<type>`, `sizeof<type>`.
+fn map_expr_names(
+    e: &mut Expr,
+    ty: &dyn Fn(&str) -> Option<String>,
+    en: &dyn Fn(&str) -> Option<String>,
+) {
+    let go = |x: &mut Expr| map_expr_names(x, ty, en);
+    match e {
+        Expr::EnumVal(path, _) => {
+            if let Some(n) = en(path) {
+                *path = n;
+            }
+        }
+        Expr::Cast(a, t) => {
+            if let Some(n) = ty(t) {
+                *t = n;
+            }
+            go(a);
+        }
+        Expr::SizeOf { ty: t, .. } => {
+            if let Some(n) = ty(t) {
+                *t = n;
+            }
+        }
+        Expr::Attr(a, _) | Expr::Unary(_, a) => go(a),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            go(a);
+            go(b);
+        }
+        Expr::Cond(c, a, b) => {
+            go(c);
+            go(a);
+            go(b);
+        }
+        Expr::Array(items) => items.iter_mut().for_each(go),
+        Expr::Call(a, _, args) => {
+            go(a);
+            args.iter_mut().for_each(go);
+        }
+        Expr::Int { .. } | Expr::Bool(_) | Expr::Float(_) | Expr::Str(_) | Expr::Name(_) => {}
+    }
+}
+
+/// Every expression of a field, to change ([`crate::field_exprs`]).
+fn field_exprs_mut(f: &mut Field) -> Vec<&mut Expr> {
+    let mut out: Vec<&mut Expr> = vec![];
+    out.extend(f.offset.iter_mut());
+    out.extend(f.cond.iter_mut());
+    out.extend(f.derive.iter_mut());
+    if let Repeat::Expr(e) | Repeat::Until(e) = &mut f.repeat {
+        out.push(e);
+    }
+    match &mut f.ty {
+        FieldType::Bytes(Size::Expr(e))
+        | FieldType::Str {
+            size: Size::Expr(e),
+            ..
+        } => out.push(e),
+        FieldType::SizedUser { r#ref, size } => {
+            out.extend(r#ref.args.iter_mut());
+            if let Size::Expr(e) = size {
+                out.push(e);
+            }
+        }
+        FieldType::User(r) => out.extend(r.args.iter_mut()),
+        FieldType::Switch { on, cases } => {
+            out.push(on);
+            for (k, r) in cases {
+                out.push(k);
+                out.extend(r.args.iter_mut());
+            }
+        }
+        _ => {}
+    }
+    if let Some(Size::Expr(e)) = &mut f.switch_size {
+        out.push(e);
+    }
+    if let Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) = &mut f.process {
+        out.push(e);
+    }
+    match &mut f.valid {
+        Some(Valid::Eq(e) | Valid::Expr(e)) => out.push(e),
+        Some(Valid::Range { min, max }) => {
+            out.extend(min.iter_mut());
+            out.extend(max.iter_mut());
+        }
+        Some(Valid::AnyOf(es)) => out.extend(es.iter_mut()),
+        None => {}
+    }
+    out
 }
 
 /// A `process` value: `zlib`, `xor(KEY)`, `rol(N)`, `ror(N)`; a custom processor is refused.
@@ -789,9 +1011,100 @@ struct Loader {
     encoding: Option<String>,
     /// The byte order the type being read inherits from the type it is written in.
     endian: Option<Endian>,
+    /// Kaitai scopes a type's and an enum's name to the type it is written in: for each type
+    /// (by index in `types`), the type it is written in and its name as written (a name
+    /// given twice in different types is made unique in `Type::name`).
+    parents: Vec<(Option<usize>, String)>,
+    /// For each enum, the type it is written in and its name as written.
+    enum_parents: Vec<(Option<usize>, String)>,
+    /// The types being read, outermost first.
+    within: Vec<usize>,
+    /// Each type's unique name (`Type::name`), by index.
+    unique_names: Vec<String>,
+    /// The type being read is written inside one whose byte order is calculated.
+    inherit: bool,
 }
 
 impl Loader {
+    /// `name`, or where another type (enum) has it already, `OUTER__name` (numbered if need
+    /// be): Kaitai scopes names to the type they are written in, the model's are unique.
+    fn unique(&self, name: &str, outer: &str, taken: impl Fn(&Self, &str) -> bool) -> String {
+        if !taken(self, name) {
+            return name.to_string();
+        }
+        let base = format!("{outer}__{name}");
+        let mut candidate = base.clone();
+        let mut k = 2;
+        while taken(self, &candidate) {
+            candidate = format!("{base}{k}");
+            k += 1;
+        }
+        candidate
+    }
+
+    /// The type `path` (`name`, or `a::b::name`) names where type `from` is written, as Kaitai
+    /// looks it up: among the types written in `from`, then in the types around it, outwards.
+    fn find_type(&self, from: usize, path: &str) -> Option<usize> {
+        let mut segs = path.split("::");
+        let first = segs.next()?;
+        let child = |of: Option<usize>, n: &str| {
+            (0..self.parents.len()).find(|&c| self.parents[c].0 == of && self.parents[c].1 == n)
+        };
+        let mut scope = Some(from);
+        let mut found = None;
+        while let Some(s) = scope {
+            if let Some(c) = child(Some(s), first) {
+                found = Some(c);
+                break;
+            }
+            scope = self.parents[s].0;
+        }
+        // The spec's own type, by its id.
+        let mut at = found.or_else(|| child(None, first))?;
+        for seg in segs {
+            at = child(Some(at), seg)?;
+        }
+        Some(at)
+    }
+
+    /// The enum `path` (`name`, or `type::...::name`) names where type `from` is written.
+    fn find_enum(&self, from: usize, path: &str) -> Option<usize> {
+        let in_type = |t: usize, n: &str| {
+            (0..self.enum_parents.len())
+                .find(|&e| self.enum_parents[e].0 == Some(t) && self.enum_parents[e].1 == n)
+        };
+        match path.rsplit_once("::") {
+            Some((types, name)) => in_type(self.find_type(from, types)?, name),
+            None => {
+                let mut scope = Some(from);
+                while let Some(s) = scope {
+                    if let Some(e) = in_type(s, path) {
+                        return Some(e);
+                    }
+                    scope = self.parents[s].0;
+                }
+                None
+            }
+        }
+    }
+
+    /// Every type and enum name this spec's own types use, made the unique name of the one
+    /// Kaitai's scoping finds (names it does not find are left for the imports and the
+    /// checks).
+    fn scope_names(&mut self) {
+        let mut types = std::mem::take(&mut self.types);
+        for (ti, t) in types.iter_mut().enumerate().take(self.parents.len()) {
+            let ty_of = |n: &str| self.find_type(ti, n).map(|i| self.parents_name(i));
+            let enum_of = |n: &str| self.find_enum(ti, n).map(|i| self.enums[i].name.clone());
+            map_names(t, &ty_of, &enum_of);
+        }
+        self.types = types;
+    }
+
+    fn parents_name(&self, i: usize) -> String {
+        self.unique_names[i].clone()
+    }
+
     fn enums(&mut self, m: &Node, what: &str) -> R<()> {
         if let Some(es) = get(m, "enums") {
             for (name, vals) in entries(es, "enums")? {
@@ -857,7 +1170,11 @@ impl Loader {
                             }
                             _ => EnumValue {
                                 value: key,
-                                id: str_of(v, "enum value")?,
+                                // Kaitai takes YAML's `true`/`false` as the names they spell.
+                                id: match v.kind {
+                                    Kind::Bool(b) => b.to_string(),
+                                    _ => str_of(v, "enum value")?,
+                                },
                                 doc: None,
                                 orig_id: None,
                                 confidence: None,
@@ -882,9 +1199,20 @@ impl Loader {
                     }
                     values.push(item);
                 }
-                if self.enums.iter().any(|e| e.name == name) {
-                    return Err(Problem::from(format!("enum `{name}` is defined twice")));
+                // The type this enum is written in is the one pushed next.
+                let owner = self.types.len();
+                if self
+                    .enum_parents
+                    .iter()
+                    .any(|(o, n)| *o == Some(owner) && *n == name)
+                {
+                    return Err(Problem::from(format!(
+                        "enum `{name}` is defined twice in `{what}`"
+                    )));
                 }
+                self.enum_parents.push((Some(owner), name.clone()));
+                let local = name.clone();
+                let name = self.unique(&local, what, |l, n| l.enums.iter().any(|e| e.name == n));
                 self.enums.push(EnumDef {
                     at: vals.at,
                     rust: camel(&name),
@@ -895,6 +1223,7 @@ impl Loader {
                         .collect(),
                     items: values,
                     prim: None,
+                    mixed: false,
                 });
             }
         }
@@ -917,7 +1246,11 @@ impl Loader {
             }
             None => None.unzip(),
         };
-        let endian = own_endian.clone().or(self.endian.map(TypeEndian::Fixed));
+        let endian = own_endian.clone().or(if self.inherit {
+            Some(TypeEndian::Inherit)
+        } else {
+            self.endian.map(TypeEndian::Fixed)
+        });
         let saved_encoding = self.encoding.clone();
         if let Some(e) = &own_encoding {
             self.encoding = Some(e.clone());
@@ -927,7 +1260,11 @@ impl Loader {
             for p in items(ps, "params")? {
                 let param = within(p, || {
                     let pm = map_of(p, "param")?;
-                    check_keys(pm, &["id", "type", "doc", "-context", "-default"], name)?;
+                    check_keys(
+                        pm,
+                        &["id", "type", "enum", "doc", "-context", "-default"],
+                        name,
+                    )?;
                     let id = opt_str(pm, "id")?.ok_or("param needs id")?;
                     let t = opt_str(pm, "type")?.ok_or("param needs type")?;
                     // A flag is the integer 0 or 1 here.
@@ -964,6 +1301,7 @@ impl Loader {
                         )));
                     }
                     Ok(Param {
+                        enum_name: opt_str(pm, "enum")?,
                         flag: t == "bool",
                         id,
                         prim,
@@ -1143,21 +1481,52 @@ impl Loader {
                 relations.push(relation);
             }
         }
+        // `to-string`: how Kaitai's generated code shows a value; checked, not used.
+        if let Some(e) = opt_expr(m, "to-string", name)? {
+            // A number, a condition or a list that its form alone shows (`1 + 2`).
+            fn not_text(e: &Expr) -> bool {
+                match e {
+                    Expr::Int { .. } | Expr::Float(_) | Expr::Bool(_) | Expr::Array(_) => true,
+                    Expr::Binary(op, ..) if op.is_compare() || op.is_logic() => true,
+                    Expr::Binary(_, a, b) => not_text(a) && not_text(b),
+                    Expr::Unary(_, a) => not_text(a),
+                    _ => false,
+                }
+            }
+            if not_text(&e) {
+                return Err(
+                    Problem::from(format!("{name}: to-string must be text, found `{e}`"))
+                        .or_at(get(m, "to-string").map_or(m.at, |n| n.at)),
+                );
+            }
+        }
         let layout = match (opt_str(m, "-layout")?, layout_from_meta) {
             (Some(_), Some(_)) => {
                 return Err(Problem::from(format!("{name}: -layout given twice")))
             }
             (a, b) => a.or(b),
         };
-        if self.types.iter().any(|t| t.name == name) {
-            return Err(Problem::from(format!(
-                "type `{name}` is defined twice (names are unique per spec)"
-            )));
+        let parent = self.within.last().copied();
+        if self
+            .parents
+            .iter()
+            .any(|(p, n)| *p == parent && parent.is_some() && n == name)
+        {
+            return Err(Problem::from(format!("type `{name}` is defined twice")));
+        }
+        self.parents.push((parent, name.to_string()));
+        self.unique_names.push(String::new());
+        let outer = parent
+            .map(|p| self.parents[p].1.clone())
+            .unwrap_or_default();
+        let unique = self.unique(name, &outer, |l, n| l.types.iter().any(|t| t.name == n));
+        if let Some(slot) = self.unique_names.last_mut() {
+            *slot = unique.clone();
         }
         self.types.push(Type {
             at: m.at,
-            name: name.to_string(),
-            rust: camel(name),
+            rust: camel(&unique),
+            name: unique,
             doc: opt_str(m, "doc")?,
             doc_ref: doc_refs(m)?,
             confidence: confidence(m, name)?,
@@ -1175,15 +1544,22 @@ impl Loader {
             endian,
         });
         // Kaitai's types inherit the byte order and the encoding of the type they are written
-        // in (a computed order is not inherited here: such a type's types state their own).
-        let (outer_endian, outer_encoding) = (self.endian, self.encoding.clone());
-        if let Some(TypeEndian::Fixed(e)) = own_endian {
-            self.endian = Some(e);
+        // in (a computed order at run time: `TypeEndian::Inherit`).
+        let (outer_endian, outer_encoding, outer_inherit) =
+            (self.endian, self.encoding.clone(), self.inherit);
+        match own_endian {
+            Some(TypeEndian::Fixed(e)) => {
+                self.endian = Some(e);
+                self.inherit = false;
+            }
+            Some(_) => self.inherit = true,
+            None => {}
         }
         if let Some(e) = own_encoding {
             self.encoding = Some(e);
         }
         if let Some(ts) = get(m, "types") {
+            self.within.push(self.types.len() - 1);
             for (k, v) in entries(ts, "types")? {
                 let tn = str_of(k, "type name")?;
                 if !is_snake(&tn) {
@@ -1191,8 +1567,9 @@ impl Loader {
                 }
                 self.ty(&tn, map_of(v, &tn)?, None)?;
             }
+            self.within.pop();
         }
-        (self.endian, self.encoding) = (outer_endian, outer_encoding);
+        (self.endian, self.encoding, self.inherit) = (outer_endian, outer_encoding, outer_inherit);
         Ok(())
     }
 }
@@ -1238,7 +1615,7 @@ pub type Resolver<'r> = dyn Fn(&str, &str) -> Result<(String, String), String> +
 /// join the spec's (named as Kaitai names them, `id` or `id::type`, or by their own names).
 pub fn load_with(file: &str, text: &str, resolve: &Resolver) -> Result<Spec, SpecError> {
     let mut loading = vec![file.to_string()];
-    load_at(file, text, resolve, &mut loading).map_err(|p| SpecError {
+    load_at(file, text, resolve, &mut loading, &mut false).map_err(|p| SpecError {
         file: file.to_string(),
         at: p.at,
         message: p.message,
@@ -1246,12 +1623,14 @@ pub fn load_with(file: &str, text: &str, resolve: &Resolver) -> Result<Spec, Spe
 }
 
 /// The specs `meta.imports` names, loaded (a spec being loaded already, imported in a circle,
-/// is left out: its types are there).
+/// is left out: its types are there; `partial` is then set, and so it is when an imported
+/// spec is partial).
 fn imported(
     file: &str,
     meta: &Node,
     resolve: &Resolver,
     loading: &mut Vec<String>,
+    partial: &mut bool,
 ) -> R<Vec<Spec>> {
     let Some(list) = get(meta, "imports") else {
         return Ok(vec![]);
@@ -1264,10 +1643,11 @@ fn imported(
             message: e,
         })?;
         if loading.contains(&ifile) {
+            *partial = true;
             continue;
         }
         loading.push(ifile.clone());
-        let spec = load_at(&ifile, &itext, resolve, loading).map_err(|p| Problem {
+        let spec = load_at(&ifile, &itext, resolve, loading, partial).map_err(|p| Problem {
             at: Some(n.at),
             message: format!(
                 "imports `{name}`: {ifile}{}: {}",
@@ -1281,7 +1661,16 @@ fn imported(
     Ok(out)
 }
 
-fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>) -> R<Spec> {
+/// Loads one spec and what it imports. A spec in a circle of imports (`partial`: it, or a
+/// spec it imports, imports one being loaded) is not resolved on its own, since the types of
+/// the circle's first spec are not there yet: the spec that loads them all resolves them.
+fn load_at(
+    file: &str,
+    text: &str,
+    resolve: &Resolver,
+    loading: &mut Vec<String>,
+    partial: &mut bool,
+) -> R<Spec> {
     let y = crate::syntax::parse(text).map_err(|e| Problem {
         at: Some(e.at),
         message: format!("not valid YAML: {}", e.message),
@@ -1332,6 +1721,11 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
         bit_le,
         encoding: opt_str(meta, "encoding")?,
         endian: None,
+        parents: vec![],
+        enum_parents: vec![],
+        within: vec![],
+        unique_names: vec![],
+        inherit: false,
     };
     let root = Node {
         kind: Kind::Map(
@@ -1344,14 +1738,17 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
         at: top.at,
     };
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
+    l.scope_names();
     // A number or text type named as a switch's case is held by a type made for it.
     let mut prims = vec![];
     for t in &l.types {
-        for f in &t.fields {
+        for f in t.fields.iter().chain(t.parsed.iter().map(|p| &p.field)) {
             if let FieldType::Switch { cases, .. } = &f.ty {
                 for (_, r) in cases {
+                    let text = r.name.split(" in ").next().unwrap_or_default();
                     let builtin = Prim::parse(&r.name).is_some()
                         || matches!(r.name.as_str(), "str" | "strz" | "bytes")
+                        || (r.name.contains(" in ") && matches!(text, "str" | "strz"))
                         || r.name
                             .strip_prefix('b')
                             .is_some_and(|n| n.parse::<u32>().is_ok());
@@ -1368,7 +1765,14 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
             at: top.at,
         };
         let mut value = vec![(s("id"), s("value"))];
-        match name.as_str() {
+        let (base, enc) = match name.split_once(" in ") {
+            Some((b, e)) => (b, Some(e)),
+            None => (name.as_str(), None),
+        };
+        if let Some(e) = enc {
+            value.push((s("encoding"), s(e)));
+        }
+        match base {
             "bytes" => value.push((
                 s("size-eos"),
                 Node {
@@ -1407,10 +1811,64 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
         l.ty(&name, &node, None)?;
         if let Some(t) = l.types.last_mut() {
             t.wrapper = true;
+            // A number as a case is in the order of the value whose switch names it.
+            t.endian = Some(TypeEndian::Inherit);
         }
     }
     // Imported types keep their file's byte order; a name two files give is refused.
-    for other in imported(file, meta, resolve, loading)? {
+    let mut in_circle = false;
+    for mut other in imported(file, meta, resolve, loading, &mut in_circle)? {
+        // A name of the imported spec that this spec's own type (enum) has too: Kaitai names
+        // it through the import (`riff::chunk_type`), here `riff__chunk_type`.
+        let clash = |n: &str, mine: &[String]| mine.iter().any(|m| m == n);
+
+        let my_enums: Vec<String> = l.enums.iter().map(|e| e.name.clone()).collect();
+        let renamed_types: Vec<String> = other
+            .types
+            .iter()
+            .filter(|t| {
+                let origin = t.origin.as_deref().unwrap_or(&other.file);
+                !t.wrapper
+                    && l.types.iter().any(|u| {
+                        u.name == t.name && !u.wrapper && u.origin.as_deref() != Some(origin)
+                    })
+            })
+            .map(|t| t.name.clone())
+            .collect();
+        let renamed_enums: Vec<String> = other
+            .enums
+            .iter()
+            .filter(|e| clash(&e.name, &my_enums))
+            .map(|e| e.name.clone())
+            .collect();
+        if !renamed_types.is_empty() || !renamed_enums.is_empty() {
+            let oid = other.id.clone();
+            let ty = |n: &str| {
+                renamed_types
+                    .iter()
+                    .any(|r| r == n)
+                    .then(|| format!("{oid}__{n}"))
+            };
+            let en = |n: &str| {
+                renamed_enums
+                    .iter()
+                    .any(|r| r == n)
+                    .then(|| format!("{oid}__{n}"))
+            };
+            for t in &mut other.types {
+                map_names(t, &ty, &en);
+                if let Some(n) = ty(&t.name) {
+                    t.rust = camel(&n);
+                    t.name = n;
+                }
+            }
+            for e in &mut other.enums {
+                if let Some(n) = en(&e.name) {
+                    e.rust = camel(&n);
+                    e.name = n;
+                }
+            }
+        }
         for mut t in other.types {
             if t.endian.is_none() && other.endian_stated {
                 t.endian = Some(TypeEndian::Fixed(other.endian));
@@ -1418,6 +1876,8 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
             let origin = t.origin.clone().unwrap_or_else(|| other.file.clone());
             match l.types.iter().find(|u| u.name == t.name) {
                 Some(u) if u.origin.as_deref() == Some(origin.as_str()) => continue,
+                // Both hold one value of the same number or text type.
+                Some(u) if u.wrapper && t.wrapper => continue,
                 Some(_) => {
                     return Err(Problem::from(format!(
                         "type `{}` of {origin} has the name of a type of this spec",
@@ -1464,7 +1924,31 @@ fn load_at(file: &str, text: &str, resolve: &Resolver, loading: &mut Vec<String>
             }
         }
     }
-    crate::resolve::resolve(&mut spec)?;
+    *partial |= in_circle;
+    if in_circle && loading.len() > 1 {
+        return Ok(spec);
+    }
+    in_enum(&mut spec)?;
+    crate::resolve::resolve(&mut spec).map_err(|p| {
+        // A complaint about a type of the circle that another file defines names that file.
+        let head = p.message.split(['.', ':', ' ']).next().unwrap_or_default();
+        let origin = spec
+            .types
+            .iter()
+            .find(|t| t.name == head)
+            .and_then(|t| t.origin.clone());
+        match (in_circle, origin) {
+            (true, Some(o)) => Problem {
+                at: None,
+                message: format!(
+                    "imports {o}{}: {}",
+                    p.at.map(|a| format!(":{a}")).unwrap_or_default(),
+                    p.message
+                ),
+            },
+            _ => p,
+        }
+    })?;
     Ok(spec)
 }
 

@@ -95,21 +95,25 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
                         )
                     }
                 };
-                let e = spec
-                    .enums
-                    .iter_mut()
-                    .find(|e| &e.name == en || Some(e.name.as_str()) == en.rsplit("::").next())
-                    .ok_or_else(|| {
-                        Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
-                    })?;
+                let ei = spec.enum_index(en).ok_or_else(|| {
+                    Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
+                })?;
+                let e = &mut spec.enums[ei];
                 match e.prim {
+                    // Kaitai's enum holds any integer: it takes the wider type (signed if
+                    // either is), and the generator refuses it (codegen/src/gaps.rs).
                     Some(p) if p.rust() != prim.rust() => {
-                        return Err(Problem::from(format!(
-                            "enum `{en}` is used by fields of different types ({} and {})",
-                            p.rust(),
-                            prim.rust()
-                        ))
-                        .or_at(f.at))
+                        e.mixed = true;
+                        let kind = if p.kind == PrimKind::S || prim.kind == PrimKind::S {
+                            PrimKind::S
+                        } else {
+                            PrimKind::U
+                        };
+                        e.prim = Some(Prim {
+                            kind,
+                            bytes: p.bytes.max(prim.bytes),
+                            endian: None,
+                        });
                     }
                     _ => e.prim = Some(prim),
                 }
@@ -120,21 +124,33 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
     // orders): it gets the narrowest unsigned type that holds its values.
     for e in &mut spec.enums {
         if e.prim.is_none() {
+            // With negative values: the narrowest signed type that holds them.
             let max = e.values.iter().map(|v| v.0).max().unwrap_or(0);
-            let bytes = match max {
-                _ if e.values.iter().any(|v| v.0 < 0) => {
-                    return Err(Problem::from(format!(
-                        "enum `{}`: no field takes it and it has negative values (give it a field)",
-                        e.name
-                    ))
-                    .or_at(e.at))
-                }
-                0..=0xFF => 1,
-                0x100..=0xFFFF => 2,
-                _ => 4,
+            let min = e.values.iter().map(|v| v.0).min().unwrap_or(0);
+            let (kind, bytes) = if min < 0 {
+                let fits = |b: u32| min >= -(1i128 << (8 * b - 1)) && max < (1i128 << (8 * b - 1));
+                (
+                    PrimKind::S,
+                    match () {
+                        _ if fits(1) => 1,
+                        _ if fits(2) => 2,
+                        _ if fits(4) => 4,
+                        _ => 8,
+                    },
+                )
+            } else {
+                (
+                    PrimKind::U,
+                    match max {
+                        0..=0xFF => 1,
+                        0x100..=0xFFFF => 2,
+                        0x1_0000..=0xFFFF_FFFF => 4,
+                        _ => 8,
+                    },
+                )
             };
             e.prim = Some(Prim {
-                kind: PrimKind::U,
+                kind,
                 bytes,
                 endian: None,
             });
@@ -217,10 +233,8 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             f.measured = true;
         }
     }
-    check_endian_and_io(spec)?;
-    check_kinds(spec)?;
-    check_names(spec)?;
-    // Sizes, innermost types first (a fixed point: types refer to each other in any order).
+    // Sizes, innermost types first (a fixed point: types refer to each other in any order);
+    // the names' check asks them (`_root.header._sizeof` of a fixed-size header).
     let n = spec.types.len();
     for _ in 0..=n {
         for ti in 0..n {
@@ -229,6 +243,9 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             spec.types[ti].fixed_size = fixed;
         }
     }
+    check_endian_and_io(spec)?;
+    check_kinds(spec)?;
+    check_names(spec)?;
     // A documented offset that is a number must be where the fixed fields before it end.
     for t in &spec.types {
         for (f, at) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
@@ -260,9 +277,11 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
     for t in &spec.types {
         if let Some(TypeEndian::Switch { on, .. }) = &t.endian {
             for n in on.names() {
-                if !t.params.iter().any(|p| p.id == n) {
+                // Parameters, and the values this one is read in (`_root.endianness`).
+                if !t.params.iter().any(|p| p.id == n) && !matches!(n.as_str(), "_root" | "_parent")
+                {
                     return Err(Problem::from(format!(
-                        "{}: meta.endian switch-on reads `{n}`, which is not a parameter of the type (only parameters are known before the first field)",
+                        "{}: meta.endian switch-on reads `{n}`, which is not a parameter of the type nor a value it is read in (only those are known before the first field)",
                         t.name
                     )).or_at(t.at));
                 }
@@ -283,6 +302,15 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
             }
         }
         for p in &t.params {
+            if let Some(en) = &p.enum_name {
+                if spec.enum_def(en).is_none() {
+                    return Err(Problem::from(format!(
+                        "{}: param {}: no enum `{en}`",
+                        t.name, p.id
+                    ))
+                    .or_at(t.at));
+                }
+            }
             if t.fields.iter().any(|f| f.id == p.id)
                 || t.instances.iter().any(|i| i.id == p.id)
                 || t.parsed.iter().any(|i| i.id == p.id)
@@ -306,10 +334,7 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 .or_at(i.at));
             }
             if let Some(en) = &i.enum_name {
-                if spec
-                    .enum_def(en.rsplit("::").next().unwrap_or(en))
-                    .is_none()
-                {
+                if spec.enum_def(en).is_none() {
                     return Err(
                         Problem::from(format!("{}.{}: no enum `{en}`", t.name, i.id)).or_at(i.at),
                     );
@@ -362,27 +387,10 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                     )).or_at(f.at));
                 }
             }
-            let args_use_io = refs(&f.ty)
-                .iter()
-                .any(|r| r.args.iter().any(|a| a.uses_io()));
-            if args_use_io {
-                return Err(Problem::from(format!(
-                    "{}.{}: `_io.pos` in a type's arguments is not in the subset (bind it to a field first)",
-                    t.name, f.id
-                )).or_at(f.at));
-            }
-            if let FieldType::SizedUser {
-                r#ref: r,
-                size: Size::Eos,
-            } = &f.ty
-            {
-                if uses_io_deep(spec, &r.name) {
-                    return Err(Problem::from(format!(
-                        "{}.{}: `{}` reads `_io.pos`, so it cannot be read through size-eos (Kaitai would give it a stream of its own)",
-                        t.name, f.id, r.name
-                    )).or_at(f.at));
-                }
-            }
+            // `_io.pos` in a type's arguments: the interpreter reads it, the generator refuses
+            // it (codegen/src/gaps.rs).
+            // A type that reads `_io.pos` through `size-eos`: the interpreter reads it as a
+            // part of its own; the generator refuses it (codegen/src/gaps.rs).
         }
     }
     Ok(())
@@ -390,7 +398,7 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
 
 /// What an expression's form alone says it is, where that is certain.
 #[derive(PartialEq)]
-enum Kindly {
+pub(crate) enum Kindly {
     Number,
     Condition,
     Text,
@@ -398,7 +406,7 @@ enum Kindly {
     Unknown,
 }
 
-fn kind_of(e: &Expr) -> Kindly {
+pub(crate) fn kind_of(e: &Expr) -> Kindly {
     use crate::expr::BinOp::*;
     match e {
         Expr::Int { .. } | Expr::Float(_) => Kindly::Number,
@@ -550,6 +558,9 @@ struct NameScope<'a> {
     /// The type's parameters are known (not in a relation's check, which is evaluated over a
     /// value already read, whose arguments it does not keep).
     params: bool,
+    /// The repeated field whose element the expression is about: its elements read so far
+    /// are known (Kaitai's `groups[_index - 1]`).
+    growing: Option<usize>,
 }
 
 impl NameScope<'_> {
@@ -594,6 +605,7 @@ impl NameScope<'_> {
                         }
                         _ => None,
                     }),
+                    Some(i) if Some(i) == self.growing => Ok(None),
                     Some(_) => Err(format!("`{n}` is read after this expression")),
                     None => Err(format!(
                         "`{n}` is not a field, parameter or instance of `{}`",
@@ -605,6 +617,7 @@ impl NameScope<'_> {
                 if name == "_sizeof" {
                     return match &**a {
                         Expr::Name(n) if t.fields.iter().any(|f| &f.id == n) => Ok(None),
+                        other if crate::fixed_field_size(self.spec, t, other).is_some() => Ok(None),
                         other => Err(format!(
                             "`_sizeof` applies to a field of `{}`, not to `{other}`",
                             t.name
@@ -615,11 +628,21 @@ impl NameScope<'_> {
                 match of {
                     Some(tn) => {
                         let target = self.spec.ty(tn).expect("resolved earlier");
+                        // An instance of the value: a value instance's type is its
+                        // expression's, a positional one's its field's.
+                        if target.instances.iter().any(|i| &i.id == name)
+                            || target.params.iter().any(|p| &p.id == name)
+                        {
+                            return Ok(None);
+                        }
                         let f = target
                             .fields
                             .iter()
+                            .chain(target.parsed.iter().map(|p| &p.field))
                             .find(|f| &f.id == name)
-                            .ok_or_else(|| format!("`{a}.{name}`: `{tn}` has no field `{name}`"))?;
+                            .ok_or_else(|| {
+                                format!("`{a}.{name}`: `{tn}` has no field or instance `{name}`")
+                            })?;
                         Ok(match &f.ty {
                             FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
                                 if matches!(f.repeat, Repeat::None) =>
@@ -662,6 +685,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
             underscore: underscore.then_some(None),
             index,
             params: true,
+            growing: None,
         };
         for (i, f) in t.fields.iter().enumerate() {
             let repeats = !matches!(f.repeat, Repeat::None);
@@ -686,10 +710,19 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
             let fail = |e: &Expr, why: String| {
                 Problem::from(format!("{}.{}: `{e}`: {why}", t.name, f.id)).or_at(f.at)
             };
+            // An element's own expressions (not the list's condition or count) see the
+            // elements before it.
+            let whole_list = |e: &Expr| {
+                f.cond.as_ref().is_some_and(|c| std::ptr::eq(c, e))
+                    || matches!(&f.repeat, Repeat::Expr(c) if std::ptr::eq(c, e))
+            };
             for e in own {
-                scope(i, false, repeats)
-                    .check(e)
-                    .map_err(|why| fail(e, why))?;
+                NameScope {
+                    growing: (repeats && !whole_list(e)).then_some(i),
+                    ..scope(i, false, repeats)
+                }
+                .check(e)
+                .map_err(|why| fail(e, why))?;
             }
             for e in f.valid.iter().flat_map(Valid::exprs).chain(until) {
                 scope(i + 1, true, repeats)
@@ -744,6 +777,7 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                 underscore,
                 index: r.each.is_some(),
                 params: false,
+                growing: None,
             }
             .check(check)
             .map_err(|why| fail(format!("-check `{check}`: {why}")))?;

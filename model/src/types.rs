@@ -268,6 +268,9 @@ pub struct Param {
     pub prim: Prim,
     /// `type: bool`: the value is 0 or 1 (`prim` is `u1`).
     pub flag: bool,
+    /// `enum`: the value names a value of this enum (Kaitai's typed parameter; here its
+    /// integer).
+    pub enum_name: Option<String>,
     pub doc: Option<String>,
     /// For layouts: the name of the command-line value that fills this parameter.
     pub context: Option<String>,
@@ -392,6 +395,9 @@ pub enum TypeEndian {
         on: Expr,
         cases: Vec<(Expr, Endian)>,
     },
+    /// A type written inside one whose order is calculated, with no `meta: endian` of its own:
+    /// Kaitai reads it in the order of the value it is read in, known only at run time.
+    Inherit,
 }
 
 /// One named value of an enum, with the document's facts for its row.
@@ -419,8 +425,11 @@ pub struct EnumDef {
     pub values: Vec<(i128, String, Option<String>)>,
     /// Every value with its facts, in spec order.
     pub items: Vec<EnumValue>,
-    /// The integer type of the fields that use it.
+    /// The integer type of the fields that use it (the widest, when they differ).
     pub prim: Option<Prim>,
+    /// Fields of different integer types use it (Kaitai's enums hold any integer; the
+    /// generator's are of one type).
+    pub mixed: bool,
 }
 
 impl EnumDef {
@@ -495,22 +504,29 @@ impl ReadingSite<'_> {
 }
 
 impl Spec {
-    /// The type `name` names: its own name, or Kaitai's path to it (`spec_id::type`; names
-    /// are unique in a spec, so the last step decides).
+    /// The type `name` names: its own name, or Kaitai's path to it (`spec_id::type`,
+    /// `outer::type`: a name two types share is `outer__type` here, the loader's unique
+    /// name; otherwise the last step decides).
     pub fn ty(&self, name: &str) -> Option<&Type> {
         self.type_index(name).map(|i| &self.types[i])
     }
     /// The index of the type `name` names ([`Spec::ty`]).
     pub fn type_index(&self, name: &str) -> Option<usize> {
-        let last = name.rsplit("::").next().unwrap_or(name);
-        self.types
-            .iter()
-            .position(|t| t.name == name || t.name == last)
+        let by = |n: &str| self.types.iter().position(|t| t.name == n);
+        by(name)
+            .or_else(|| scoped(name).and_then(|q| by(&q)))
+            .or_else(|| by(name.rsplit("::").next().unwrap_or(name)))
     }
-    /// The enum `name` names: its own name or a path to it (`type::enum`).
+    /// The enum `name` names: its own name or a path to it (`type::enum`, as [`Spec::ty`]).
     pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
-        let last = name.rsplit("::").next().unwrap_or(name);
-        self.enums.iter().find(|e| e.name == name || e.name == last)
+        self.enum_index(name).map(|i| &self.enums[i])
+    }
+    /// The index of the enum `name` names ([`Spec::enum_def`]).
+    pub fn enum_index(&self, name: &str) -> Option<usize> {
+        let by = |n: &str| self.enums.iter().position(|e| e.name == n);
+        by(name)
+            .or_else(|| scoped(name).and_then(|q| by(&q)))
+            .or_else(|| by(name.rsplit("::").next().unwrap_or(name)))
     }
     /// The value of a constant expression: a literal or an enum's named value.
     pub fn constant(&self, e: &Expr) -> Option<i128> {
@@ -538,6 +554,14 @@ impl Spec {
         }
         out
     }
+}
+
+/// The loader's unique name for the last two steps of a path (`outer::name` →
+/// `outer__name`), which it gives a name that another type (enum) has already.
+fn scoped(path: &str) -> Option<String> {
+    let mut steps = path.rsplit("::");
+    let (name, outer) = (steps.next()?, steps.next()?);
+    Some(format!("{outer}__{name}"))
 }
 
 pub fn camel(s: &str) -> String {

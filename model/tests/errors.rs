@@ -68,9 +68,26 @@ fn a_member_of_a_nested_value_must_be_a_field_of_its_type() {
         "{HEAD}seq:\n  - id: h\n    type: head\n  - id: body\n    size: h.len_bodyy\ntypes:\n  head:\n    seq:\n      - id: len_body\n        type: u1\n"
     ));
     assert!(
-        e.contains("`h.len_bodyy`: `head` has no field `len_bodyy`"),
+        e.contains("`h.len_bodyy`: `head` has no field or instance `len_bodyy`"),
         "{e}"
     );
+    // An instance of the nested value's type is one of its members (Kaitai's
+    // `header.len_body`), a value instance or one read from the bytes.
+    for inst in [
+        "        value: n + 1
+",
+        "        pos: 0
+        type: u1
+",
+    ] {
+        meshspec_model::load(
+            "spec/x.ksy",
+            &format!(
+                "{HEAD}seq:\n  - id: h\n    type: head\n  - id: body\n    size: h.len_body\ntypes:\n  head:\n    seq:\n      - id: n\n        type: u1\n    instances:\n      len_body:\n{inst}"
+            ),
+        )
+        .unwrap();
+    }
 }
 
 #[test]

@@ -110,6 +110,17 @@ impl<'a> Input<'a> {
         (self.pos - self.base) as u64
     }
 
+    /// The bytes this input reads (the whole input, or a decoded part), every offset an index
+    /// into them.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The absolute offset where the part being read starts (`_io.pos` counts from here).
+    pub fn base(&self) -> u64 {
+        self.base as u64
+    }
+
     /// `_io.size` in the spec: the size of the part being read (of the whole input outside
     /// any sized part).
     pub fn io_size(&self) -> u64 {

@@ -136,6 +136,8 @@ pub fn endian(spec: &Spec, t: &Type, p: Prim) -> TokenStream {
     match &t.endian {
         Some(TypeEndian::Fixed(e)) => order(*e),
         Some(TypeEndian::Switch { .. }) => quote!(_endian),
+        // Refused before (gaps.rs).
+        Some(TypeEndian::Inherit) => quote!(_endian),
         None => order(spec.endian),
     }
 }

@@ -18,6 +18,17 @@ pub(crate) fn decode<'a>(raw: &'a [u8], encoding: &str) -> Result<Cow<'a, str>, 
         "ISO-8859-1" | "ISO8859-1" | "LATIN1" => {
             return Ok(Cow::Owned(raw.iter().map(|&b| char::from(b)).collect()))
         }
+        // IBM PC's code page 437 (DOS text, Kaitai's `IBM437`/`cp437`).
+        "IBM437" | "CP437" | "IBM-437" | "437" => {
+            return Ok(Cow::Owned(
+                raw.iter()
+                    .map(|&b| match b {
+                        0..=0x7F => char::from(b),
+                        _ => CP437_HIGH.chars().nth(usize::from(b - 0x80)).unwrap_or('?'),
+                    })
+                    .collect(),
+            ))
+        }
         "UTF-32LE" | "UTF-32BE" => {
             let mut out = String::new();
             for c in raw.chunks(4) {
@@ -47,6 +58,18 @@ pub(crate) fn decode<'a>(raw: &'a [u8], encoding: &str) -> Result<Cow<'a, str>, 
     Ok(text)
 }
 
+/// Code page 437's characters for the bytes 0x80 to 0xFF, in order (below them it is ASCII).
+const CP437_HIGH: &str = concat!(
+    "ÇüéâäàåçêëèïîìÄÅ",
+    "ÉæÆôöòûùÿÖÜ¢£¥₧ƒ",
+    "áíóúñÑªº¿⌐¬½¼¡«»",
+    "░▒▓│┤╡╢╖╕╣║╗╝╜╛┐",
+    "└┴┬├─┼╞╟╚╔╩╦╠═╬╧",
+    "╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀",
+    "αßΓπΣσµτΦΘΩδ∞φε∩",
+    "≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u{a0}",
+);
+
 #[cfg(test)]
 mod tests {
     use super::decode;
@@ -61,5 +84,10 @@ mod tests {
         assert_eq!(decode(b"\x82\xa0", "SJIS").unwrap(), "あ");
         assert_eq!(decode(b"a\0\0\0", "UTF-32LE").unwrap(), "a");
         assert!(decode(b"a", "EBCDIC-9").is_err());
+        assert_eq!(
+            decode(b"a\x80\x9b\xb0\xe1\xfe\xff", "IBM437").unwrap(),
+            "aÇ¢░ß■\u{a0}"
+        );
+        assert_eq!(decode(b"\x82", "cp437").unwrap(), "é");
     }
 }

@@ -109,6 +109,55 @@ pub(super) fn needs_dyn(e: &Expr) -> bool {
     })
 }
 
+/// Whether `e`, if the compiled form cannot say it, is one the dynamic evaluator answers while
+/// reading: [`needs_dyn`], and also `.to_i` (of text or a float: a float is a number in an
+/// expression only so), a switch's value (a number type as a case) or an instance read from
+/// the bytes, wherever they lie.
+pub(super) fn reader_only(spec: &Spec, e: &Expr) -> bool {
+    let special = |n: &str| {
+        spec.types.iter().any(|t| {
+            t.parsed.iter().any(|p| p.id == n)
+                || t.instances.iter().any(|i| i.id == n && needs_dyn(&i.value))
+                || t.fields
+                    .iter()
+                    .any(|f| f.id == n && matches!(f.ty, FieldType::Switch { .. }))
+        })
+    };
+    needs_dyn(e)
+        || e.any(&|x| match x {
+            Expr::Attr(_, n) => n == "to_i" || special(n),
+            Expr::Name(n) => special(n),
+            _ => false,
+        })
+}
+
+/// Whether a compiled expression asks the dynamic evaluator (which only the reader has).
+pub(super) fn has_dyn(ce: &CE) -> bool {
+    match ce {
+        CE::Dyn(_) => true,
+        CE::Attr { base: a, .. }
+        | CE::Len(a)
+        | CE::Truthy(a)
+        | CE::Flag(a)
+        | CE::Neg(a)
+        | CE::BitNot(a)
+        | CE::Not(a) => has_dyn(a),
+        CE::Op(_, a, b) | CE::BoolCmp(_, a, b) | CE::And(a, b) | CE::Or(a, b) => {
+            has_dyn(a) || has_dyn(b)
+        }
+        CE::Cond(c, a, b) => has_dyn(c) || has_dyn(a) || has_dyn(b),
+        CE::Int(_)
+        | CE::Bool(_)
+        | CE::Param(_)
+        | CE::Index
+        | CE::Under(_)
+        | CE::IoPos
+        | CE::IoSize
+        | CE::Sizeof(_)
+        | CE::Field { .. } => false,
+    }
+}
+
 /// A value being read, as the dynamic evaluator sees it: its type, the fields read so far, and
 /// the value it lies in.
 #[derive(Clone, Copy)]
@@ -117,7 +166,24 @@ pub(super) struct Up<'u, 'a> {
     pub ty: usize,
     pub fields: &'u [Val<'a>],
     pub up: Option<&'u Up<'u, 'a>>,
+    /// The bytes of the stream it is read from and where its part starts in them (what a
+    /// positional instance asked while reading is read from); `None` for the values it lies in.
+    pub stream: Option<(&'a [u8], u64)>,
+    /// Its instances read from the bytes so far, by instance: each is read once, where its
+    /// `pos` says when it is first asked (Kaitai's lazy instances), and kept.
+    pub parsed: Option<&'u ParsedCache<'a>>,
+    /// The list being read (its field, `usize::MAX` for none) and its elements so far.
+    pub growing: Option<(usize, &'u std::cell::RefCell<Vec<Val<'a>>>)>,
+    /// Its byte order (what a type inside it that inherits its order takes).
+    pub order: binrw::Endian,
+    /// Bits of a byte read are left for its next bit fields (its stream is not at its end
+    /// while they are: Kaitai's `_io.eof`).
+    pub bits_left: bool,
 }
+
+/// The instances read from the bytes of a value being read ([`Up::parsed`]).
+pub(super) type ParsedCache<'a> =
+    std::cell::RefCell<Vec<Option<(super::value::Val<'a>, super::value::Pos, (u64, u64))>>>;
 
 /// A compiled expression and its type.
 pub(super) struct Val2 {
@@ -143,6 +209,8 @@ pub(super) struct Scope<'s> {
     /// a conditional field reads as in the reader, an error when absent (the generator's
     /// `Scope::fallible`).
     pub fallible: bool,
+    /// The field a `valid` checks: its own name is `_` there (the value just read).
+    pub this: Option<usize>,
 }
 
 fn how(ty: Ty) -> As {
@@ -221,6 +289,10 @@ impl Scope<'_> {
                 if let Some(p) = self.ty.params.iter().position(|p| &p.id == n) {
                     v(CE::Param(p), Ty::Int)
                 } else if let Some(pos) = self.ty.fields.iter().position(|f| &f.id == n) {
+                    if Some(pos) == self.this {
+                        let ty = self.underscore.ok_or("`_` is only defined inside valid")?;
+                        return v(CE::Under(how(ty)), ty);
+                    }
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }
@@ -244,10 +316,32 @@ impl Scope<'_> {
                     }
                     match self.go(&inst.value, depth + 1) {
                         // Text, a list or what only the dynamic evaluator says.
-                        Err(_) if self.measured_before.is_some() && needs_dyn(&inst.value) => {
+                        Err(_)
+                            if self.measured_before.is_some()
+                                && reader_only(self.spec, &inst.value) =>
+                        {
                             v(CE::Dyn(Box::new(e.clone())), Ty::Int)
                         }
                         other => other,
+                    }
+                } else if let Some(p) = self.ty.parsed.iter().find(|p| &p.id == n) {
+                    // Read from the bytes when asked (Kaitai's positional instance): the
+                    // dynamic evaluator reads it while a value is read; a number only.
+                    let ty = match p.field.ty {
+                        _ if !matches!(p.field.repeat, Repeat::None) => None,
+                        FieldType::Prim(q) if q.kind != PrimKind::F => Some(Ty::Int),
+                        FieldType::Bits(1) if p.field.enum_name.is_none() => Some(Ty::Bool),
+                        FieldType::Bits(_) => Some(Ty::Int),
+                        _ => None,
+                    };
+                    match (ty, self.measured_before) {
+                        (Some(ty), Some(_)) => v(CE::Dyn(Box::new(e.clone())), ty),
+                        (None, Some(_)) => Err(format!(
+                            "`{n}` is an instance read from the bytes that is not a number: only a number is used while reading"
+                        )),
+                        (_, None) => Err(format!(
+                            "`{n}` is an instance read from the bytes: only read while reading"
+                        )),
                     }
                 } else {
                     Err(format!(
@@ -258,7 +352,11 @@ impl Scope<'_> {
             }
             Expr::Attr(a, name) if name == "_sizeof" => {
                 let Expr::Name(n) = &**a else {
-                    return Err(format!("`_sizeof` applies to a field name, not to `{a}`"));
+                    // A field of another value whose size is fixed (`footer.op._sizeof`).
+                    return match meshspec_model::fixed_field_size(self.spec, self.ty, a) {
+                        Some(size) => v(CE::Int(i128::from(size)), Ty::Int),
+                        None => Err(format!("`_sizeof` applies to a field name, not to `{a}`")),
+                    };
                 };
                 let pos = self
                     .ty
@@ -268,8 +366,22 @@ impl Scope<'_> {
                     .ok_or_else(|| {
                         format!("`{n}._sizeof`: `{n}` is not a field of `{}`", self.ty.name)
                     })?;
+                // A field whose size is fixed has it before it is read (dbf's
+                // `header_terminator._sizeof`, a contents field after the expression).
+                let f = &self.ty.fields[pos];
+                let fixed = match meshspec_model::elem_size(self.spec, f) {
+                    (_, Some(n))
+                        if matches!(f.repeat, Repeat::None)
+                            && f.cond.is_none()
+                            && !matches!(f.ty, FieldType::Bits(_)) =>
+                    {
+                        Some(n)
+                    }
+                    _ => None,
+                };
                 match self.measured_before {
                     Some(before) if pos < before => v(CE::Sizeof(pos), Ty::Int),
+                    _ if fixed.is_some() => v(CE::Int(i128::from(fixed.unwrap_or(0))), Ty::Int),
                     Some(_) => Err(format!(
                         "`{n}._sizeof` is used before `{n}` is read (or written)"
                     )),
@@ -304,7 +416,8 @@ impl Scope<'_> {
                         // An instance of the value (its expression is the value's, not this
                         // one's): the dynamic evaluator answers it while reading.
                         let instance = target.instances.iter().any(|i| &i.id == name)
-                            || target.parsed.iter().any(|i| &i.id == name);
+                            || target.parsed.iter().any(|i| &i.id == name)
+                            || target.params.iter().any(|p| &p.id == name);
                         if instance && self.measured_before.is_some() {
                             return v(CE::Dyn(Box::new(e.clone())), Ty::Int);
                         }
@@ -417,7 +530,7 @@ impl Scope<'_> {
     /// `e` as an integer.
     pub fn int_of(&self, e: &Expr) -> R<CE> {
         match self.compile(e) {
-            Err(_) if self.measured_before.is_some() && needs_dyn(e) => {
+            Err(_) if self.measured_before.is_some() && reader_only(self.spec, e) => {
                 Ok(CE::Dyn(Box::new(e.clone())))
             }
             v => self.int(v?).map_err(|m| format!("`{e}`: {m}")),
@@ -427,7 +540,7 @@ impl Scope<'_> {
     /// `e` as a condition.
     pub fn bool_of(&self, e: &Expr) -> R<CE> {
         match self.compile(e) {
-            Err(_) if self.measured_before.is_some() && needs_dyn(e) => {
+            Err(_) if self.measured_before.is_some() && reader_only(self.spec, e) => {
                 Ok(CE::Dyn(Box::new(e.clone())))
             }
             v => self.boolean(v?).map_err(|m| format!("`{e}`: {m}")),

@@ -17,6 +17,8 @@ mod check;
 mod encoding;
 mod eval;
 mod json;
+#[cfg(test)]
+mod kaitai_tests;
 mod plan;
 mod query;
 mod read;

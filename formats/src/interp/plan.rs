@@ -21,8 +21,31 @@ pub(crate) struct Plan {
 }
 
 /// The first construct of `spec` that the interpreter reads but does not write back exactly.
-fn unwritable(spec: &Spec) -> Option<String> {
+fn unwritable(spec: &'static Spec) -> Option<String> {
     for t in &spec.types {
+        let calculated = match &t.endian {
+            Some(TypeEndian::Inherit) => true,
+            Some(TypeEndian::Switch { on, .. }) => on
+                .names()
+                .iter()
+                .any(|n| !t.params.iter().any(|p| &p.id == n)),
+            _ => false,
+        };
+        if calculated {
+            return Some(format!(
+                "{}:{}: {}: a byte order from the values it is read in is read but not yet written back",
+                spec.file, t.at, t.name
+            ));
+        }
+        if let Some(f) = t.fields.iter().find(|f| {
+            matches!(f.ty, FieldType::Bits(_))
+                && (f.cond.is_some() || !matches!(f.repeat, Repeat::None))
+        }) {
+            return Some(format!(
+                "{}:{}: {}.{}: a conditional or repeated bit field is read but not yet written back",
+                spec.file, f.at, t.name, f.id
+            ));
+        }
         if let Some(f) = t.fields.iter().find(|f| matches!(f.ty, FieldType::Bits(_))) {
             let odd = bit_groups(t).iter().any(|g| g.2 % 8 != 0);
             if spec.bit_endian == meshspec_model::Endian::Be || odd {
@@ -32,21 +55,45 @@ fn unwritable(spec: &Spec) -> Option<String> {
                 ));
             }
         }
-        for f in &t.fields {
+        for (fi, f) in t.fields.iter().enumerate() {
             let count = match &f.repeat {
                 Repeat::Expr(c) => Some(c),
                 _ => None,
             };
+            // What the reader answers with the dynamic evaluator (`CE::Dyn`), which the
+            // writer does not have.
+            let index = |n: &str| spec.type_index(n);
+            let sc = Scope {
+                spec,
+                index: &index,
+                ty: t,
+                visible: fi,
+                underscore: None,
+                in_repeat: !matches!(f.repeat, Repeat::None),
+                measured_before: Some(fi),
+                fallible: false,
+                this: None,
+            };
+            let compiled_dyn = |e: &Expr| match sc.compile(e) {
+                Ok(v) => super::eval::has_dyn(&v.ce),
+                Err(_) => super::eval::reader_only(spec, e),
+            };
             let dynamic = field_exprs(f).iter().any(|e| {
                 let in_count = count.is_some_and(|c| std::ptr::eq(c, *e));
                 super::eval::needs_dyn(e)
+                    || compiled_dyn(e)
+                    || asks_other_value(spec, t, e)
                     || e.any(&|x| {
                         matches!(x, Expr::Attr(a, n) if matches!(&**a, Expr::Name(b) if b == "_io")
                             && n == "size" && !in_count)
                     })
             });
-            let why = if dynamic {
-                Some("an expression over _parent, _root, text, bytes or arrays (evaluated while reading only)")
+            let contents_varies = matches!(f.ty, FieldType::Contents(_))
+                && (f.cond.is_some() || !matches!(f.repeat, Repeat::None));
+            let why = if contents_varies {
+                Some("a contents field with a condition or a repeat (a value keeps no contents, so not whether or how often it is there)")
+            } else if dynamic {
+                Some("an expression over _parent, _root, text, bytes, arrays or another value's instances (evaluated while reading only)")
             } else if f.process.is_some() {
                 Some("process (zlib, xor, rol, ror)")
             } else if t.wrapper {
@@ -86,9 +133,14 @@ fn unwritable(spec: &Spec) -> Option<String> {
 /// How a type orders the bytes of its numbers that do not say.
 pub(crate) enum Order {
     Fixed(Endian),
+    /// A type written inside one whose order is calculated: the order of the value it is
+    /// read in.
+    Inherit,
     /// `meta: endian: switch-on`: chosen from the parameters when a value starts.
     Switch {
-        on: CE,
+        /// The value switched on, where it is a number (for the error).
+        on: Option<CE>,
+        /// Each case's test, the default last.
         cases: Vec<(CE, Endian)>,
         expected: String,
     },
@@ -256,6 +308,13 @@ pub(crate) struct FieldPlan {
     /// A field an earlier one is patched with the size of.
     pub part_start: bool,
     pub bits: Option<Bits>,
+    /// The first field of a run of bit fields some of which are conditional: the number of
+    /// fields in the run, read bit by bit as Kaitai reads them (each present field takes its
+    /// bits after the previous one's).
+    pub bit_run: Option<usize>,
+    /// A type read through `size-eos` that asks its stream's position: read as a part of its
+    /// own (the rest of the stream).
+    pub eos_part: bool,
     /// Holds further fields (a spec type or a switch).
     pub holds: bool,
     /// A leaf the spec itself calls proven.
@@ -324,6 +383,35 @@ fn counts_any(t: &Type, f: &Field) -> bool {
     !f.users.is_empty()
         && f.users.iter().all(|&(_, u)| u == Use::Count)
         && (f.cond.is_some() || f.users.iter().any(|&(gi, _)| t.fields[gi].cond.is_some()))
+}
+
+/// A switch with a case that holds a value of the type it is read in (a value held in its own
+/// type through switches alone): its reading counts a level of nesting.
+fn recursive_switch(spec: &Spec, t: &Type, f: &Field) -> bool {
+    matches!(f.ty, FieldType::Switch { .. })
+        && refs(&f.ty).iter().any(|r| reaches(spec, &r.name, &t.name))
+}
+
+/// The runs of consecutive bit fields of `t` that hold a conditional one: (first, count).
+fn conditional_bit_runs(t: &Type) -> Vec<(usize, usize)> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < t.fields.len() {
+        let bits =
+            |f: &Field| matches!(f.ty, FieldType::Bits(_)) && matches!(f.repeat, Repeat::None);
+        if !bits(&t.fields[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < t.fields.len() && bits(&t.fields[i]) {
+            i += 1;
+        }
+        if t.fields[start..i].iter().any(|f| f.cond.is_some()) {
+            out.push((start, i - start));
+        }
+    }
+    out
 }
 
 fn recursive_list(spec: &Spec, t: &Type, f: &Field) -> bool {
@@ -422,6 +510,7 @@ fn relation(
         in_repeat: each.is_some(),
         measured_before: None,
         fallible: true,
+        this: None,
     };
     let cond = scope.bool_of(check)?;
     let mut shown = vec![];
@@ -480,6 +569,7 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         in_repeat: false,
         measured_before,
         fallible: false,
+        this: None,
     };
     // An instance the reader's expressions cannot compute (text, floats, arrays, `_parent`)
     // is still answered over a value read (`query`); an expression of the reader that names
@@ -487,46 +577,46 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
     let order = match &t.endian {
         None => Order::Fixed(self::order(spec.endian)),
         Some(TypeEndian::Fixed(e)) => Order::Fixed(self::order(*e)),
+        Some(TypeEndian::Inherit) => Order::Inherit,
         Some(TypeEndian::Switch { on, cases }) => {
-            let sc = scope(0, None);
-            let on_ce = sc.int_of(on).map_err(|e| format!("{}: {e}", t.name))?;
+            // `_root.endianness`: answered by the dynamic evaluator over the values this one
+            // is read in. Each case is a test (`on == key`; bytes and text compared by the
+            // dynamic evaluator), `_` the default, tried last.
+            let sc = scope(0, Some(0));
             let mut arms = vec![];
+            let mut default = None;
             for (k, e) in cases {
+                if matches!(k, Expr::Name(n) if n == "_") {
+                    default = Some(self::order(*e));
+                    continue;
+                }
+                let test = Expr::Binary(BinOp::Eq, Box::new(on.clone()), Box::new(k.clone()));
                 arms.push((
-                    sc.int_of(k).map_err(|e| format!("{}: {e}", t.name))?,
+                    sc.bool_of(&test).map_err(|e| format!("{}: {e}", t.name))?,
                     self::order(*e),
                 ));
             }
+            if let Some(e) = default {
+                arms.push((CE::Bool(true), e));
+            }
             let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();
             Order::Switch {
-                on: on_ce,
+                on: sc.int_of(on).ok(),
                 cases: arms,
                 expected: format!("`{on}` to be one of {} (the byte order)", keys.join(", ")),
             }
         }
     };
-    // A value held inside a value of its own type through switches alone has no bounded
-    // size (the generator's Rust type would be infinite): refused, where a boxed field or a
-    // list bounds the nesting.
-    let through_switches =
-        |f: &Field| matches!(f.repeat, Repeat::None) && matches!(f.ty, FieldType::Switch { .. });
-    let inside = t
-        .fields
-        .iter()
-        .filter(|f| through_switches(f))
-        .flat_map(|f| refs(&f.ty))
-        .any(|r| {
-            reachable_by(spec, &r.name, &through_switches)
-                .iter()
-                .any(|x| x.name == t.name)
-        });
-    if inside {
-        return Err(format!(
-            "{}: holds a value of its own type through switches alone; hold it in a field of its own type or a list",
-            t.name
-        ));
-    }
-    let groups = bit_groups(t);
+    // Runs of bit fields with a conditional one are read bit by bit; the others as groups.
+    let runs = conditional_bit_runs(t);
+    let in_run = |fi: usize| {
+        runs.iter()
+            .any(|&(first, count)| (first..first + count).contains(&fi))
+    };
+    let groups: Vec<(usize, usize, u32)> = bit_groups(t)
+        .into_iter()
+        .filter(|g| !in_run(g.0) && matches!(t.fields[g.0].repeat, Repeat::None))
+        .collect();
     for &(first, count, bits) in &groups {
         if count == 0 {
             return Err(format!(
@@ -547,6 +637,9 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
         let fp = field(spec, index, t, fi, &groups)
             .map_err(|e| format!("{}.{}: {e}", t.name, t.fields[fi].id))?;
         fields.push(fp);
+    }
+    for &(first, count) in &runs {
+        fields[first].bit_run = Some(count);
     }
     for fi in 0..fields.len() {
         if let Some(gi) = fields[fi].patched_by {
@@ -624,6 +717,7 @@ fn field(
         in_repeat: false,
         measured_before: Some(fi),
         fallible: false,
+        this: None,
     };
     let elem_scope = Scope {
         in_repeat: !matches!(f.repeat, Repeat::None),
@@ -649,11 +743,6 @@ fn field(
             Size_::Eos => Size::Eos,
         })
     };
-    if matches!(f.ty, FieldType::Contents(_))
-        && (f.cond.is_some() || !matches!(f.repeat, Repeat::None))
-    {
-        return Err("a contents field that repeats or has a condition is not in the subset".into());
-    }
     if let FieldType::Str { encoding, .. } | FieldType::Strz { encoding } = &f.ty {
         super::encoding::decode(b"", encoding)?;
     }
@@ -892,7 +981,7 @@ fn field(
         valid,
         derive,
         // Held by value inside a value of its own type, or a tree through a list.
-        nested: boxed(spec, t, f) || recursive_list(spec, t, f),
+        nested: boxed(spec, t, f) || recursive_list(spec, t, f) || recursive_switch(spec, t, f),
         stride: if matches!(f.repeat, Repeat::None) {
             None
         } else {
@@ -904,6 +993,8 @@ fn field(
         patched_by: patched_by(t, fi),
         part_start: false,
         bits,
+        bit_run: None,
+        eos_part: matches!(&f.ty, FieldType::SizedUser { r#ref: r, size: Size_::Eos } if uses_io_deep(spec, &r.name)),
         holds,
         proven_leaf: f.confidence == Some(Confidence::Proven) && !holds,
         elem,
@@ -979,7 +1070,7 @@ fn check(
         if !super::eval::needs_dyn(match &converted {
             Valid::Expr(e) => e,
             _ => unreachable!(),
-        }) && !matches!(f.ty, FieldType::Prim(_))
+        }) && !matches!(f.ty, FieldType::Prim(_) | FieldType::Bits(1))
         {
             return Err("valid eq, min, max and any-of compare an integer field".into());
         }
@@ -994,6 +1085,7 @@ fn check(
         in_repeat: !matches!(f.repeat, Repeat::None),
         measured_before: Some(fi),
         fallible: false,
+        this: Some(fi),
     };
     let hex = |e: &Expr| matches!(e, Expr::Int { hex: true, .. });
     let (test, expected, hexed) = match valid {

@@ -134,6 +134,12 @@ pub(crate) struct Query<'p, 'a> {
     /// `_index` and `_`, where an expression of the reader asks them.
     index: Option<usize>,
     under: Option<Q<'a>>,
+    /// The value being read (when the reader asks) and its instances read from the bytes so
+    /// far, each read once.
+    cache: Option<(Rc<Obj<'a>>, &'p super::eval::ParsedCache<'a>)>,
+    /// The stream of the value being read, when bits of its last byte are left unread (it is
+    /// not at its end then).
+    bits_left: Option<(u64, u64)>,
 }
 
 /// `e` evaluated while `here` is being read (its fields so far, and the values it lies in):
@@ -156,6 +162,11 @@ pub(super) fn dynamic<'a>(
         let n = u.plan.types[u.ty].fields.len();
         let mut fields = u.fields.to_vec();
         fields.resize(n.max(fields.len()), Val::Absent);
+        if let Some((fi, list)) = u.growing {
+            if let Some(slot) = fields.get_mut(fi) {
+                *slot = Val::List(list.borrow().clone());
+            }
+        }
         Rc::new(Obj {
             ty: u.ty,
             val: Val::Struct(fields.into_boxed_slice()),
@@ -165,10 +176,12 @@ pub(super) fn dynamic<'a>(
             args,
         })
     }
+    // Offsets are absolute in the stream's bytes (where a positional instance is read).
+    let (input, base) = here.stream.unwrap_or((&[], 0));
     let current = obj(
         here,
-        Some((0, io.1)),
-        Pos::Span(crate::rt::Span::new(0, io.0)),
+        Some((base, base + io.1)),
+        Pos::Span(crate::rt::Span::new(base, base + io.0)),
         params.to_vec(),
     );
     let mut root = current.clone();
@@ -185,10 +198,12 @@ pub(super) fn dynamic<'a>(
     });
     let q = Query {
         plan: here.plan,
-        input: &[],
+        input,
         root,
         index: Some(index),
         under,
+        cache: here.parsed.map(|c| (current.clone(), c)),
+        bits_left: here.bits_left.then_some((base, base + io.1)),
     };
     let v = q.eval(&current, e, 0)?;
     Ok(q.export(&v))
@@ -210,6 +225,8 @@ impl<'p, 'a> Query<'p, 'a> {
             }),
             index: None,
             under: None,
+            cache: None,
+            bits_left: None,
         }
     }
 
@@ -286,18 +303,41 @@ impl<'p, 'a> Query<'p, 'a> {
             }
             let v = self.eval(obj, &i.value, depth + 1)?;
             return Ok(match (&i.enum_name, v) {
-                (Some(en), v) => {
-                    let name = en.rsplit("::").next().unwrap_or(en);
-                    match self.plan.spec.enums.iter().position(|e| e.name == name) {
-                        Some(e) => Q::Enum(e, int(&v)?),
-                        None => v,
-                    }
-                }
+                (Some(en), v) => match self.plan.spec.enum_index(en) {
+                    Some(e) => Q::Enum(e, int(&v)?),
+                    None => v,
+                },
                 (None, v) => v,
             });
         }
         if let Some(k) = tp.parsed.iter().position(|(_, p)| p.id == name) {
             let (fp, p) = &tp.parsed[k];
+            let cache = self
+                .cache
+                .as_ref()
+                .filter(|(current, _)| Rc::ptr_eq(current, obj))
+                .map(|(_, c)| *c);
+            let known = cache.and_then(|c| c.borrow().get(k).cloned().flatten());
+            // Read while the value was read, and kept after its fields.
+            let kept = obj
+                .val
+                .fields()
+                .get(tp.fields.len() + k)
+                .filter(|v| !matches!(v, Val::Absent));
+            if let (None, Some(v)) = (&known, kept) {
+                return Ok(self.field(obj, fp, v.clone(), Pos::Absent));
+            }
+            if let Some((v, vpos, io)) = known {
+                let host = Rc::new(Obj {
+                    ty: obj.ty,
+                    val: obj.val.clone(),
+                    pos: obj.pos.clone(),
+                    io: Some(io),
+                    parent: obj.parent.clone(),
+                    args: obj.args.clone(),
+                });
+                return Ok(self.field(&host, fp, v, vpos));
+            }
             let io = match &p.io {
                 Some(e) => match self.eval(obj, e, depth + 1)? {
                     Q::Io(start, end, _) => (start, end),
@@ -317,8 +357,22 @@ impl<'p, 'a> Query<'p, 'a> {
                 loc: true,
             };
             let (v, vpos) = reader
-                .read_instance(self.input, obj.ty, k, obj.val.fields(), at, io.1)
+                .read_instance(
+                    self.input,
+                    obj.ty,
+                    k,
+                    obj.val.fields(),
+                    &self.args_of(obj),
+                    self.order_of(obj, depth + 1)?,
+                    at,
+                    io.1,
+                )
                 .map_err(|e| e.to_string())?;
+            if let Some(c) = cache {
+                if let Some(slot) = c.borrow_mut().get_mut(k) {
+                    *slot = Some((v.clone(), vpos.clone(), io));
+                }
+            }
             // What it holds lies in the stream it was read from.
             let host = Rc::new(Obj {
                 ty: obj.ty,
@@ -334,12 +388,63 @@ impl<'p, 'a> Query<'p, 'a> {
             if let Some(v) = obj.args.get(k) {
                 return Ok(Q::Int(*v));
             }
+            // Kept after the value's fields and its instances read from the bytes.
+            let kept = tp.t.fields.len() + tp.parsed.len() + k;
+            if let Some(v) = obj.val.fields().get(kept) {
+                return Ok(Q::Int(v.int()));
+            }
             return Err(format!(
                 "`{name}` is a parameter of `{}`: a value read does not keep its arguments",
                 tp.t.name
             ));
         }
         Err(format!("`{}` has no field or instance `{name}`", tp.t.name))
+    }
+
+    /// The arguments of `obj`: given while it is read, kept after its fields once read.
+    fn args_of(&self, obj: &Obj<'a>) -> Vec<i128> {
+        if !obj.args.is_empty() {
+            return obj.args.clone();
+        }
+        let tp = &self.plan.types[obj.ty];
+        let from = tp.t.fields.len() + tp.parsed.len();
+        (0..tp.t.params.len())
+            .map(|k| obj.val.fields().get(from + k).map_or(0, Val::int))
+            .collect()
+    }
+
+    /// The byte order of `obj`: its type's, or calculated as its reader calculated it.
+    fn order_of(&self, obj: &Rc<Obj<'a>>, depth: u32) -> R<binrw::Endian> {
+        if depth > 64 {
+            return Err("byte orders that refer to each other in a loop".into());
+        }
+        let tp = &self.plan.types[obj.ty];
+        match (&tp.order, &tp.t.endian) {
+            (super::plan::Order::Fixed(e), _) => Ok(*e),
+            (super::plan::Order::Inherit, _) => match &obj.parent {
+                Some(p) => self.order_of(p, depth + 1),
+                None => Err(format!(
+                    "`{}` takes the byte order of the value it is read in, and is read on its own",
+                    tp.t.name
+                )),
+            },
+            (_, Some(meshspec_model::TypeEndian::Switch { on, cases })) => {
+                let v = self.eval(obj, on, depth + 1)?;
+                let mut default = None;
+                for (k, e) in cases {
+                    if matches!(k, Expr::Name(n) if n == "_") {
+                        default = Some(super::plan::order(*e));
+                        continue;
+                    }
+                    let key = self.eval(obj, k, depth + 1)?;
+                    if truth(&binary(BinOp::Eq, v.clone(), key)?)? {
+                        return Ok(super::plan::order(*e));
+                    }
+                }
+                default.ok_or_else(|| format!("`{on}` is none of the byte order's cases"))
+            }
+            _ => Err("a byte order the type does not state".into()),
+        }
     }
 
     /// Field `fp` of `obj`, whose value is `v`, at `pos`.
@@ -420,7 +525,7 @@ impl<'p, 'a> Query<'p, 'a> {
             Val::F64(x) => Q::Float(*x),
             Val::Bool(b) if fp.f.enum_name.is_none() => Q::Bool(*b),
             other => match &fp.f.enum_name {
-                Some(en) => match spec.enums.iter().position(|e| &e.name == en) {
+                Some(en) => match spec.enum_index(en) {
                     Some(e) => Q::Enum(e, other.int()),
                     None => Q::Int(other.int()),
                 },
@@ -504,16 +609,13 @@ impl<'p, 'a> Query<'p, 'a> {
                 Q::Int(if *bits { bytes * 8 } else { bytes })
             }
             Expr::EnumVal(path, v) => {
-                let name = path.rsplit("::").next().unwrap_or(path);
                 let spec = self.plan.spec;
                 let e = spec
-                    .enums
-                    .iter()
-                    .position(|d| d.name == name)
+                    .enum_index(path)
                     .ok_or_else(|| format!("no enum `{path}`"))?;
                 let value = spec.enums[e]
                     .value_of(v)
-                    .ok_or_else(|| format!("enum `{name}` has no value `{v}`"))?;
+                    .ok_or_else(|| format!("enum `{path}` has no value `{v}`"))?;
                 Q::Enum(e, value)
             }
             Expr::Unary(op, a) => {
@@ -543,7 +645,10 @@ impl<'p, 'a> Query<'p, 'a> {
             (Q::Obj(o), _) => self.member(o, name, depth),
             (Q::Io(start, end, _), "size") => Ok(Q::Int(i128::from(end - start))),
             (Q::Io(start, _, at), "pos") => Ok(Q::Int(i128::from(at.saturating_sub(*start)))),
-            (Q::Io(_, end, at), "eof") => Ok(Q::Bool(at >= end)),
+            (Q::Io(start, end, at), "eof") => {
+                let pending = self.bits_left == Some((*start, *end));
+                Ok(Q::Bool(at >= end && !pending))
+            }
             _ => call(base, name, &[]),
         }
     }
@@ -556,7 +661,7 @@ impl<'p, 'a> Query<'p, 'a> {
         let t = self
             .plan
             .spec
-            .ty(ty.rsplit("::").next().unwrap_or(ty))
+            .ty(ty)
             .ok_or_else(|| format!("no type `{ty}`"))?;
         t.fixed_size
             .map(i128::from)

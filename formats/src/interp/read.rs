@@ -3,7 +3,7 @@
 //! (kind, offset, field path, expected, found) and the same warnings from both.
 
 use super::check;
-use super::eval::{Env, Up};
+use super::eval::{Env, ParsedCache, Up};
 use super::plan::{Bits, Elem, FieldPlan, List, Order, Plan, Proc, Size, TypePlan};
 use super::value::{by_int, by_prim, Nums, Pos, StructPos, Val};
 use crate::rt::input::{count, eof};
@@ -46,11 +46,30 @@ where
     Ok(i128::try_from(x).unwrap_or(v))
 }
 
-/// The byte order of a value of a type: fixed, or chosen by its parameters (refused where it
-/// starts when none is chosen).
-pub(super) fn type_order(tp: &TypePlan, args: &[i128], start: u64) -> Result<Endian> {
+/// The byte order of a value of type `ty` starting at `start`: fixed, chosen by its
+/// parameters or the values it is read in (`up`), or `up`'s own (refused where it starts when
+/// none is chosen, or there is no value it is read in).
+pub(super) fn type_order(
+    plan: &Plan,
+    ty: usize,
+    args: &[i128],
+    start: u64,
+    up: Option<&Up<'_, '_>>,
+) -> Result<Endian> {
+    let tp = &plan.types[ty];
     match &tp.order {
         Order::Fixed(e) => Ok(*e),
+        Order::Inherit => up.map(|u| u.order).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Input,
+                start,
+                format!(
+                    "`{}` read inside a value whose byte order it takes",
+                    tp.t.name
+                ),
+                "a value read on its own",
+            )
+        }),
         Order::Switch {
             on,
             cases,
@@ -58,20 +77,29 @@ pub(super) fn type_order(tp: &TypePlan, args: &[i128], start: u64) -> Result<End
         } => {
             let env = Env {
                 start,
+                here: up.map(|u| Up {
+                    plan,
+                    ty,
+                    fields: &[],
+                    up: Some(u),
+                    stream: None,
+                    parsed: None,
+                    growing: None,
+                    order: u.order,
+                    bits_left: false,
+                }),
                 ..Env::params(args)
             };
-            let v = env.int(on)?;
-            for (k, e) in cases {
-                if v == env.int(k)? {
+            for (test, e) in cases {
+                if env.bool(test)? {
                     return Ok(*e);
                 }
             }
-            Err(Error::new(
-                ErrorKind::Switch,
-                start,
-                expected,
-                v.to_string(),
-            ))
+            let found = match on {
+                Some(on) => env.int(on)?.to_string(),
+                None => "none of them".into(),
+            };
+            Err(Error::new(ErrorKind::Switch, start, expected, found))
         }
     }
 }
@@ -116,10 +144,17 @@ struct Frame<'f, 'a> {
     order: Endian,
     vals: Vec<Val<'a>>,
     sizeof: Vec<u64>,
+    /// Its instances read from the bytes, once asked.
+    parsed: ParsedCache<'a>,
+    /// The elements read so far of the list being read, and its field (`usize::MAX`: none).
+    growing: std::cell::RefCell<Vec<Val<'a>>>,
+    growing_at: std::cell::Cell<usize>,
+    /// Bits of the last byte read are left for the bit fields of a run ([`Up::bits_left`]).
+    bits_left: std::cell::Cell<bool>,
 }
 
 impl<'a> Frame<'_, 'a> {
-    fn env<'e>(&'e self, io: &Input<'_>, index: usize, under: Option<&'e Val<'a>>) -> Env<'e, 'a> {
+    fn env<'e>(&'e self, io: &Input<'a>, index: usize, under: Option<&'e Val<'a>>) -> Env<'e, 'a> {
         Env {
             fields: &self.vals,
             over: &[],
@@ -129,7 +164,10 @@ impl<'a> Frame<'_, 'a> {
             under,
             io: (io.io_pos(), io.io_size()),
             start: self.start,
-            here: Some(self.here()),
+            here: Some(Up {
+                stream: Some((io.data(), io.base())),
+                ..self.here()
+            }),
         }
     }
 
@@ -140,6 +178,11 @@ impl<'a> Frame<'_, 'a> {
             ty: self.ty,
             fields: &self.vals,
             up: self.up,
+            stream: None,
+            parsed: Some(&self.parsed),
+            growing: Some((self.growing_at.get(), &self.growing)),
+            order: self.order,
+            bits_left: self.bits_left.get(),
         }
     }
 }
@@ -171,12 +214,15 @@ impl Reader<'_> {
     /// Instance `k` of type `ty` read from the bytes, for a value of that type whose fields
     /// are `fields`: at `at` of `input` (an offset in the whole input, the instance's `pos`
     /// added to its stream's start), its stream ending at `end`.
+    #[allow(clippy::too_many_arguments)]
     pub fn read_instance<'a>(
         &self,
         input: &'a [u8],
         ty: usize,
         k: usize,
         fields: &[Val<'a>],
+        args: &[i128],
+        order: Endian,
         at: u64,
         end: u64,
     ) -> Result<(Val<'a>, Pos)> {
@@ -189,11 +235,15 @@ impl Reader<'_> {
             up: None,
             plan: self.plan,
             tp,
-            args: &[],
+            args,
             start: at,
-            order: type_order(tp, &[], at)?,
+            order,
             vals: fields.to_vec(),
             sizeof: vec![],
+            parsed: Default::default(),
+            growing: Default::default(),
+            growing_at: std::cell::Cell::new(usize::MAX),
+            bits_left: Default::default(),
         };
         // An instance whose `if` does not hold is not read, wherever its pos points.
         if let Some(c) = &fp.cond {
@@ -225,7 +275,7 @@ impl Reader<'_> {
     ) -> Result<(Val<'a>, Pos)> {
         let tp = &self.plan.types[ty];
         let start = io.pos();
-        let order = type_order(tp, args, start)?;
+        let order = type_order(self.plan, ty, args, start, up)?;
         let n = tp.fields.len();
         let mut fr = Frame {
             ty,
@@ -237,11 +287,26 @@ impl Reader<'_> {
             order,
             vals: Vec::with_capacity(n),
             sizeof: if tp.measured { vec![0; n] } else { vec![] },
+            parsed: std::cell::RefCell::new(vec![None; tp.parsed.len()]),
+            growing: Default::default(),
+            growing_at: std::cell::Cell::new(usize::MAX),
+            bits_left: Default::default(),
         };
         let mut poss = Vec::with_capacity(if self.loc { n } else { 0 });
         let mut fi = 0;
         while fi < n {
             let fp = &tp.fields[fi];
+            if let Some(count) = fp.bit_run {
+                let run = self.read_bit_run(io, &mut fr, fi, count)?;
+                if self.loc {
+                    poss.extend(fr.vals[fi..].iter().map(|v| match v {
+                        Val::Absent => Pos::Absent,
+                        _ => Pos::Span(run),
+                    }));
+                }
+                fi += count;
+                continue;
+            }
             if let Some(b) = fp.bits {
                 let group = self.read_bits(io, &mut fr, b)?;
                 if self.loc {
@@ -270,7 +335,24 @@ impl Reader<'_> {
         } else {
             Pos::Absent
         };
-        Ok((Val::Struct(fr.vals.into_boxed_slice()), pos))
+        // The instances read from the bytes while the value was read are kept after its
+        // fields: asked later, they are those values (Kaitai reads an instance once).
+        // So are its arguments, after them (Kaitai keeps a value's parameters: `header.len`).
+        let mut vals = fr.vals;
+        let parsed = fr.parsed.into_inner();
+        if parsed.iter().any(Option::is_some) || !args.is_empty() {
+            vals.resize(n, Val::Absent);
+            vals.extend(
+                parsed
+                    .into_iter()
+                    .map(|p| p.map_or(Val::Absent, |(v, _, _)| v)),
+            );
+            vals.extend(args.iter().map(|&a| match u64::try_from(a) {
+                Ok(u) => Val::U(u),
+                Err(_) => Val::I(a as i64),
+            }));
+        }
+        Ok((Val::Struct(vals.into_boxed_slice()), pos))
     }
 
     fn read_field<'a>(
@@ -307,12 +389,15 @@ impl Reader<'_> {
         list: &List,
         at: u64,
     ) -> Result<(Val<'a>, Pos)> {
+        if let Elem::Bits(width) = fp.elem {
+            return self.read_bit_list(io, fr, fp, width, at);
+        }
         let strided = |stride: u64, n: u64| Pos::Strided {
             base: at,
             stride,
             count: n as usize,
         };
-        let counted = |io: &Input<'_>| -> Result<Option<u64>> {
+        let counted = |io: &Input<'a>| -> Result<Option<u64>> {
             match &fp.count {
                 Some(c) => Ok(Some(count(at, fr.env(io, 0, None).int(c)?, "count")?)),
                 None => Ok(None),
@@ -378,12 +463,20 @@ impl Reader<'_> {
                     refuse(fr, io, fp, &v, at, i)?;
                     Ok((v, p))
                 };
-                let mut vs = vec![];
+                // The list read so far is seen by its own elements' expressions (Kaitai's
+                // `groups[_index - 1]`).
+                let grow = &fr.growing;
+                grow.borrow_mut().clear();
+                fr.growing_at.set(fr.vals.len());
+                let done = || {
+                    fr.growing_at.set(usize::MAX);
+                    grow.take()
+                };
                 let mut ps = vec![];
                 if let Some(until) = &fp.until {
                     // Up to and including the first element the condition holds for.
                     loop {
-                        let i = vs.len();
+                        let i = grow.borrow().len();
                         let before = io.pos();
                         let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
                         // Elements that take no bytes could repeat forever: the list may hold
@@ -404,7 +497,7 @@ impl Reader<'_> {
                             .env(io, i, Some(&v))
                             .bool(until)
                             .map_err(|e| e.at_index(i))?;
-                        vs.push(v);
+                        grow.borrow_mut().push(v);
                         if keep {
                             ps.push(p);
                         }
@@ -416,18 +509,18 @@ impl Reader<'_> {
                         span: Span::new(at, io.pos()),
                         items: ps,
                     };
-                    return Ok((Val::List(vs), pos));
+                    return Ok((Val::List(done()), pos));
                 }
                 match counted(io)? {
                     Some(n) => {
                         io.room(n, fp.min_elem)?;
-                        vs.reserve_exact(n as usize);
+                        grow.borrow_mut().reserve_exact(n as usize);
                         if keep {
                             ps.reserve_exact(n as usize);
                         }
                         for i in 0..n as usize {
                             let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
-                            vs.push(v);
+                            grow.borrow_mut().push(v);
                             if keep {
                                 ps.push(p);
                             }
@@ -435,7 +528,7 @@ impl Reader<'_> {
                     }
                     None => {
                         while !io.at_end() {
-                            let i = vs.len();
+                            let i = grow.borrow().len();
                             let before = io.pos();
                             let (v, p) = one(io, i).map_err(|e| e.at_index(i))?;
                             if io.pos() == before {
@@ -447,7 +540,7 @@ impl Reader<'_> {
                                 )
                                 .at_index(i));
                             }
-                            vs.push(v);
+                            grow.borrow_mut().push(v);
                             if keep {
                                 ps.push(p);
                             }
@@ -455,13 +548,13 @@ impl Reader<'_> {
                     }
                 }
                 let pos = match fp.stride {
-                    Some(stride) => strided(stride, vs.len() as u64),
+                    Some(stride) => strided(stride, grow.borrow().len() as u64),
                     None => Pos::Each {
                         span: Span::new(at, io.pos()),
                         items: ps,
                     },
                 };
-                Ok((Val::List(vs), pos))
+                Ok((Val::List(done()), pos))
             }
         }
     }
@@ -476,13 +569,13 @@ impl Reader<'_> {
         index: usize,
     ) -> Result<(Val<'a>, Pos)> {
         let span = |io: &Input<'_>| Pos::Span(Span::new(at, io.pos()));
-        let args = |io: &Input<'_>, args: &super::plan::Args| -> Result<Vec<i128>> {
+        let args = |io: &Input<'a>, args: &super::plan::Args| -> Result<Vec<i128>> {
             let env = fr.env(io, index, None);
             args.iter()
                 .map(|(ce, p, name)| arg(at, env.int(ce)?, *p, name))
                 .collect()
         };
-        let size = |io: &Input<'_>, ce| -> Result<u64> {
+        let size = |io: &Input<'a>, ce| -> Result<u64> {
             count(at, fr.env(io, index, None).int(ce)?, "size")
         };
         match &fp.elem {
@@ -639,6 +732,12 @@ impl Reader<'_> {
                         let n = size(io, ce)?;
                         io.sized(n, |io| self.read_in(io, *ty, &argv, Some(&me)))
                     }
+                    // A type that asks its stream's position reads the rest as a part of
+                    // its own (Kaitai's substream: `_io.pos` counts from where it starts).
+                    Size::Eos if fp.eos_part => {
+                        let n = io.left();
+                        io.sized(n, |io| self.read_in(io, *ty, &argv, Some(&me)))
+                    }
                     Size::Eos => self.read_in(io, *ty, &argv, Some(&me)),
                 }
             }
@@ -653,12 +752,17 @@ impl Reader<'_> {
                         let argv = args(io, &case.args)?;
                         let ty = sw.variants[case.variant];
                         let me = fr.here();
-                        let (v, p) = match &sw.size {
+                        let read = |io: &mut Input<'a>| match &sw.size {
                             Some(Size::Expr { ce, .. }) => {
                                 let n = size(io, ce)?;
-                                io.sized(n, |io| self.read_in(io, ty, &argv, Some(&me)))?
+                                io.sized(n, |io| self.read_in(io, ty, &argv, Some(&me)))
                             }
-                            _ => self.read_in(io, ty, &argv, Some(&me))?,
+                            _ => self.read_in(io, ty, &argv, Some(&me)),
+                        };
+                        let (v, p) = if fp.nested {
+                            io.nested(at, read)?
+                        } else {
+                            read(io)?
                         };
                         return Ok((Val::Case(case.variant, Box::new(v)), p));
                     }
@@ -770,6 +874,108 @@ impl Reader<'_> {
         Ok(group)
     }
 
+    /// A repeated bit field: its elements one after another in the bits (Kaitai's), whole
+    /// bytes read as they are needed, the rest of the last byte skipped. `repeat: eos` ends
+    /// where the part does and no bits are left.
+    fn read_bit_list<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &Frame<'_, 'a>,
+        fp: &FieldPlan,
+        width: u32,
+        at: u64,
+    ) -> Result<(Val<'a>, Pos)> {
+        let le = self.plan.spec.bit_endian == meshspec_model::Endian::Le;
+        let n = match &fp.count {
+            Some(c) => Some(count(at, fr.env(io, 0, None).int(c)?, "count")?),
+            None => None,
+        };
+        let (mut acc, mut have) = (0u128, 0u32);
+        let (mut vs, mut ps) = (vec![], vec![]);
+        loop {
+            let i = vs.len();
+            let more = match n {
+                Some(n) => (i as u64) < n,
+                None => fp.until.is_some() || !io.at_end() || have > 0,
+            };
+            if !more {
+                break;
+            }
+            let before = io.pos();
+            let v = (|| {
+                let x = take_bits(io, &mut acc, &mut have, width, le)?;
+                let v = if width == 1 {
+                    Val::Bool(x != 0)
+                } else {
+                    Val::U(x as u64)
+                };
+                refuse(fr, io, fp, &v, before, i)?;
+                Ok(v)
+            })()
+            .map_err(|e: Error| e.at_index(i))?;
+            let done = match &fp.until {
+                Some(u) => fr.env(io, i, Some(&v)).bool(u).map_err(|e| e.at_index(i))?,
+                None => false,
+            };
+            vs.push(v);
+            if self.loc {
+                ps.push(Pos::Span(Span::new(before, io.pos())));
+            }
+            if done {
+                break;
+            }
+        }
+        let pos = Pos::Each {
+            span: Span::new(at, io.pos()),
+            items: ps,
+        };
+        Ok((Val::List(vs), pos))
+    }
+
+    /// The `count` bit fields from field `first` on, some of them conditional: each present
+    /// one takes its bits after the previous one's (in the spec's bit order), whole bytes read
+    /// as they are needed; the bits left in the last byte are skipped, as Kaitai skips them
+    /// before the next field that is not bits.
+    fn read_bit_run<'a>(
+        &self,
+        io: &mut Input<'a>,
+        fr: &mut Frame<'_, 'a>,
+        first: usize,
+        count: usize,
+    ) -> Result<Span> {
+        let start = io.pos();
+        let le = self.plan.spec.bit_endian == meshspec_model::Endian::Le;
+        // Bits read and not yet taken, and how many.
+        let (mut acc, mut have) = (0u128, 0u32);
+        for fi in first..first + count {
+            let fp = &fr.tp.fields[fi];
+            let width = match fp.elem {
+                Elem::Bits(n) => n,
+                _ => 0,
+            };
+            fr.bits_left.set(have > 0);
+            let v = rt::field(fp.id, || {
+                if let Some(c) = &fp.cond {
+                    if !fr.env(io, 0, None).bool(c)? {
+                        return Ok(Val::Absent);
+                    }
+                }
+                let at = io.pos();
+                let x = take_bits(io, &mut acc, &mut have, width, le)?;
+                let v = if width == 1 {
+                    Val::Bool(x != 0)
+                } else {
+                    Val::U(x as u64)
+                };
+                refuse(fr, io, fp, &v, at, 0)?;
+                Ok(v)
+            })?;
+            fr.vals.push(v);
+        }
+        fr.bits_left.set(false);
+        Ok(Span::new(start, io.pos()))
+    }
+
     /// The refusing checks of one value of block type `ty` read from `b`, which starts at byte
     /// `start` (`rt::pod::Block::check`).
     fn check_block(&self, ty: usize, b: &[u8], start: u64) -> Result<()> {
@@ -864,9 +1070,52 @@ fn unit_of(enc: &str) -> usize {
     }
 }
 
+/// The next `width` bits (at most 64): from `acc`, which holds `have` bits read and not yet
+/// taken, reading whole bytes as they are needed; big endian takes a byte's highest bits
+/// first, little endian its lowest.
+fn take_bits(
+    io: &mut Input<'_>,
+    acc: &mut u128,
+    have: &mut u32,
+    width: u32,
+    le: bool,
+) -> Result<u128> {
+    while *have < width {
+        let b = u128::from(io.take(1, "bits")?[0]);
+        if le {
+            *acc |= b << *have;
+        } else {
+            *acc = (*acc << 8) | b;
+        }
+        *have += 8;
+    }
+    let mask = |n: u32| {
+        if n >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        }
+    };
+    let x = if le {
+        let x = *acc & mask(width);
+        *acc >>= width;
+        x
+    } else {
+        let x = (*acc >> (*have - width)) & mask(width);
+        *acc &= mask(*have - width);
+        x
+    };
+    *have -= width;
+    Ok(x)
+}
+
 /// A value of block type `tp` (numbers at fixed offsets) from its bytes.
 pub(crate) fn decode_block<'a>(tp: &TypePlan, b: &[u8]) -> Val<'a> {
-    let order = type_order(tp, &[], 0).unwrap_or(Endian::Little);
+    // A block's type has a fixed order (`meshspec_model::block_offsets`).
+    let order = match tp.order {
+        Order::Fixed(e) => e,
+        _ => Endian::Little,
+    };
     let fields = tp
         .fields
         .iter()
@@ -888,7 +1137,7 @@ pub(crate) fn decode_block<'a>(tp: &TypePlan, b: &[u8]) -> Val<'a> {
 /// warnings pass's).
 fn refuse<'a>(
     fr: &Frame<'_, 'a>,
-    io: &Input<'_>,
+    io: &Input<'a>,
     fp: &FieldPlan,
     v: &Val<'a>,
     at: u64,

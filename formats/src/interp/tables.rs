@@ -86,6 +86,7 @@ pub(super) fn infos(spec: &'static Spec) -> Vec<&'static TypeInfo> {
             in_repeat: false,
             measured_before: None,
             fallible: false,
+            this: None,
         };
         let prims: Vec<Prim> = t.params.iter().map(|p| p.prim).collect();
         let fields: Vec<FieldInfo> = t

@@ -103,7 +103,7 @@ impl Writer<'_> {
     ) -> Result<Pos> {
         let tp = &self.plan.types[ty];
         let start = out.pos();
-        let order = type_order(tp, args, start)?;
+        let order = type_order(self.plan, ty, args, start, None)?;
         let n = tp.fields.len();
         let mut fr = Frame {
             tp,
@@ -414,7 +414,7 @@ impl Writer<'_> {
     fn write_block(&self, out: &mut Output, ty: usize, v: &Val<'_>) -> Result<()> {
         let tp = &self.plan.types[ty];
         let start = out.pos();
-        let order = type_order(tp, &[], start)?;
+        let order = type_order(self.plan, ty, &[], start, None)?;
         let vals = v.fields();
         let mut b = vec![0u8; tp.t.fixed_size.unwrap_or(0) as usize];
         for (fi, fp) in tp.fields.iter().enumerate() {
