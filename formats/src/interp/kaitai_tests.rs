@@ -286,3 +286,32 @@ fn a_type_read_through_size_eos_counts_io_pos_from_where_it_starts() {
     let got = answers("eos_pos", spec, &[0, 1, 2, 3], &["rest.a", "rest.b.size"]);
     assert_eq!(got, ["1", "2"]);
 }
+
+/// A sized switch (glTF's chunks: the length, the type, then a part of that length read as
+/// the type's case) is written back: dump then build gives the bytes back, and an edit that
+/// no longer fills the stated size is refused at the part, never written.
+#[test]
+fn a_sized_switch_is_written_back_within_its_size() {
+    let spec = "meta:\n  id: sized_sw\n  endian: le\nseq:\n  - id: chunks\n    type: chunk\n    repeat: eos\ntypes:\n  chunk:\n    seq:\n      - id: len_data\n        type: u4\n      - id: kind\n        type: u1\n      - id: data\n        size: len_data\n        type:\n          switch-on: kind\n          cases:\n            1: text_chunk\n            2: words\n  text_chunk:\n    seq:\n      - id: text\n        type: str\n        size-eos: true\n        encoding: UTF-8\n  words:\n    seq:\n      - id: items\n        type: u2\n        repeat: eos\n";
+    assert_eq!(unwritable("sized_sw", spec), None);
+    let input: &[u8] = &[
+        3, 0, 0, 0, 1, b'a', b'b', b'c', //
+        4, 0, 0, 0, 2, 1, 0, 2, 0,
+    ];
+    let e = crate::layouts::Entry::interpret("sized_sw.ksy", spec, None).unwrap();
+    let ctx = Context::new();
+    assert!(e.judge(input, &ctx).passes());
+    assert_eq!(e.read(input, &ctx).write_back(&ctx).unwrap(), input);
+    let dump = e.dump(input, &ctx).unwrap();
+    let built = e.build(&dump, &ctx).unwrap();
+    assert_eq!(built.bytes, input);
+    assert!(built.verdict.passes());
+    // The text made longer than the 3 bytes `len_data` states: refused, at the part.
+    let mut edited = dump.clone();
+    edited["data"]["chunks"][0]["data"]["TextChunk"]["text"] = "abcd".into();
+    let err = e.build(&edited, &ctx).unwrap_err();
+    assert!(
+        err.to_string().contains("a part of 3 bytes") && err.to_string().contains("chunks[0].data"),
+        "{err}"
+    );
+}

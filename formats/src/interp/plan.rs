@@ -98,8 +98,6 @@ fn unwritable(spec: &'static Spec) -> Option<String> {
                 Some("process (zlib, xor, rol, ror)")
             } else if t.wrapper {
                 Some("a number or text type as a switch's case")
-            } else if f.switch_size.is_some() {
-                Some("a sized switch")
             } else if let Some(p) = t.parsed.first() {
                 return Some(format!(
                     "{}:{}: {}.{}: an instance read from the bytes (pos) is read but not yet written back",

@@ -539,7 +539,21 @@ impl Writer<'_> {
                         if on == env.int(&case.key)? {
                             let args = &first.unwrap_or(case).args;
                             let argv = self.args(fr, out, args, at, index)?;
-                            return self.write_type(out, sw.variants[*variant], inner, &argv);
+                            let ty = sw.variants[*variant];
+                            // A sized switch's case fills the size its field states (kept,
+                            // not recomputed: the writer refuses a case that does not fill it).
+                            return match &sw.size {
+                                Some(Size::Expr { ce, .. }) => {
+                                    let n = count(at, env.int(ce)?, "size")?;
+                                    let mut p = Pos::Absent;
+                                    out.sized(n, |out| {
+                                        p = self.write_type(out, ty, inner, &argv)?;
+                                        Ok(())
+                                    })?;
+                                    Ok(p)
+                                }
+                                _ => self.write_type(out, ty, inner, &argv),
+                            };
                         }
                     }
                 }
