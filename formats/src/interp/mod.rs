@@ -156,21 +156,7 @@ fn program(file: &str, text: &str) -> Result<&'static Program> {
     let spec: &'static meshspec_model::Spec = leak(spec);
     let plan = plan::compile(spec).map_err(bad_spec)?;
     let infos = tables::infos(spec);
-    let relations = spec
-        .types
-        .iter()
-        .flat_map(|t| {
-            t.relations.iter().map(|r| {
-                let rule: &'static Rule = leak(Rule {
-                    id: r.id.as_str(),
-                    owner: t.name.as_str(),
-                    confidence: r.confidence,
-                    severity: r.severity,
-                });
-                (rule, r.stated())
-            })
-        })
-        .collect();
+    let relations = tables::relations(spec);
     let p: &'static Program = leak(Program {
         plan,
         infos,
@@ -232,7 +218,7 @@ pub(crate) fn load(file: &str, text: &str, ty: Option<&str>) -> Result<&'static 
         spec: spec.file.as_str(),
         unknown: Box::leak(unknown.into_boxed_slice()),
         params: Box::leak(params.into_boxed_slice()),
-        rules: tables::rules(spec, t),
+        rules: tables::rules(spec, t, &program.relations),
         signature: Box::leak(signature.into_boxed_slice()),
         info: program.infos[ti],
         unstated: reachable(spec, &t.name)

@@ -109,6 +109,20 @@ struct Obj<'a> {
     parent: Option<Rc<Obj<'a>>>,
 }
 
+impl<'a> Obj<'a> {
+    /// The same value, its stream `io` (where an instance read from the bytes lies).
+    fn in_stream(&self, io: (u64, u64)) -> Rc<Obj<'a>> {
+        Rc::new(Obj {
+            ty: self.ty,
+            val: self.val.clone(),
+            pos: self.pos.clone(),
+            io: Some(io),
+            parent: self.parent.clone(),
+            args: self.args.clone(),
+        })
+    }
+}
+
 /// A value while an expression is evaluated.
 #[derive(Clone)]
 enum Q<'a> {
@@ -328,15 +342,7 @@ impl<'p, 'a> Query<'p, 'a> {
                 return Ok(self.field(obj, fp, v.clone(), Pos::Absent));
             }
             if let Some((v, vpos, io)) = known {
-                let host = Rc::new(Obj {
-                    ty: obj.ty,
-                    val: obj.val.clone(),
-                    pos: obj.pos.clone(),
-                    io: Some(io),
-                    parent: obj.parent.clone(),
-                    args: obj.args.clone(),
-                });
-                return Ok(self.field(&host, fp, v, vpos));
+                return Ok(self.field(&obj.in_stream(io), fp, v, vpos));
             }
             let io = match &p.io {
                 Some(e) => match self.eval(obj, e, depth + 1)? {
@@ -374,15 +380,7 @@ impl<'p, 'a> Query<'p, 'a> {
                 }
             }
             // What it holds lies in the stream it was read from.
-            let host = Rc::new(Obj {
-                ty: obj.ty,
-                val: obj.val.clone(),
-                pos: obj.pos.clone(),
-                io: Some(io),
-                parent: obj.parent.clone(),
-                args: obj.args.clone(),
-            });
-            return Ok(self.field(&host, fp, v, vpos));
+            return Ok(self.field(&obj.in_stream(io), fp, v, vpos));
         }
         if let Some(k) = tp.t.params.iter().position(|p| p.id == name) {
             if let Some(v) = obj.args.get(k) {

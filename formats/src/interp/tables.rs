@@ -165,19 +165,37 @@ pub(super) fn infos(spec: &'static Spec) -> Vec<&'static TypeInfo> {
     out
 }
 
-/// Every relation the spec states for the types a value of `t` holds, as rules.
-pub(super) fn rules(spec: &'static Spec, t: &Type) -> &'static [&'static Rule] {
+/// Every relation of every type of the spec, as a rule, and whether the spec states it as an
+/// expression.
+pub(super) fn relations(spec: &'static Spec) -> Vec<(&'static Rule, bool)> {
+    spec.types
+        .iter()
+        .flat_map(|t| {
+            t.relations.iter().map(move |r| {
+                let rule: &'static Rule = leak(Rule {
+                    id: r.id.as_str(),
+                    owner: t.name.as_str(),
+                    confidence: r.confidence,
+                    severity: r.severity,
+                });
+                (rule, r.stated())
+            })
+        })
+        .collect()
+}
+
+/// The rules, of `all` ([`relations`]), that the types a value of `t` holds state.
+pub(super) fn rules(
+    spec: &'static Spec,
+    t: &Type,
+    all: &[(&'static Rule, bool)],
+) -> &'static [&'static Rule] {
     let rules: Vec<&'static Rule> = reachable(spec, &t.name)
         .into_iter()
         .flat_map(|x| {
-            x.relations.iter().map(move |r| {
-                leak(Rule {
-                    id: r.id.as_str(),
-                    owner: x.name.as_str(),
-                    confidence: r.confidence,
-                    severity: r.severity,
-                })
-            })
+            all.iter()
+                .filter(move |(r, _)| r.owner == x.name)
+                .map(|(r, _)| *r)
         })
         .collect();
     Box::leak(rules.into_boxed_slice())
